@@ -1,0 +1,115 @@
+#!/usr/bin/env -S node --experimental-strip-types --no-warnings=ExperimentalWarning
+// `rayrun`: the command-line client of the Rayrun Hooks API.
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { CliError } from "./client.ts";
+import { hooks } from "./commands/hooks.ts";
+import { keys, login, services, tools, use, workspaces } from "./commands/tenancy.ts";
+import { resolveSettings } from "./config.ts";
+import { CommandContext } from "./context.ts";
+import { createOutput } from "./output.ts";
+
+type Command = (ctx: CommandContext) => Promise<void>;
+
+const COMMANDS: Record<string, Command | Record<string, Command>> = {
+  login,
+  use,
+  workspaces,
+  keys,
+  services,
+  tools,
+  hooks,
+};
+
+const USAGE = `rayrun — Rayrun Hooks CLI
+
+Usage: rayrun <command> [subcommand] [args] [options]
+
+  login --url URL --key KEY          check and save the API location and key
+  use <workspace>                    select the workspace for later commands
+  workspaces create <name> | show
+  keys create --scopes a,b --actor NAME | list | revoke <id>
+  services add <name> <url> [--payload-capture] | list | refresh <svc> | delete <svc>
+  tools list | accept --tool T
+  hooks show|history|export|types|reset --tool T
+  hooks save --tool T --file F [--config FILE] [--note TEXT]
+  hooks diff <version> --tool T      hooks restore <version> --tool T
+  hooks test --tool T --stage before|after [--arguments JSON] [--result JSON] [--version N]
+  hooks deploy <version> --tool T --channel shadow|active
+  hooks rollback <revision> --tool T [--channel active|shadow]
+  hooks logs [--tool T] [--stage S] [--outcome O] [--channel C] [--limit N]
+
+Options: --url (RAYRUN_URL), --key (RAYRUN_KEY), --workspace (RAYRUN_WORKSPACE), --json, --yes
+Exit codes: 0 ok, 1 API or connection error (its code is printed), 2 usage error.`;
+
+const OPTIONS = {
+  url: { type: "string" },
+  key: { type: "string" },
+  workspace: { type: "string" },
+  tool: { type: "string" },
+  file: { type: "string" },
+  config: { type: "string" },
+  note: { type: "string" },
+  stage: { type: "string" },
+  arguments: { type: "string" },
+  result: { type: "string" },
+  version: { type: "string" },
+  channel: { type: "string" },
+  outcome: { type: "string" },
+  revision: { type: "string" },
+  "request-id": { type: "string" },
+  since: { type: "string" },
+  limit: { type: "string" },
+  cursor: { type: "string" },
+  scopes: { type: "string" },
+  actor: { type: "string" },
+  "payload-capture": { type: "boolean" },
+  json: { type: "boolean" },
+  yes: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    process.stderr.write(`rayrun: ${(error as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [name, ...rest] = positionals;
+  if (values.help || !name) {
+    process.stdout.write(`${USAGE}\n`);
+    return values.help ? 0 : 2;
+  }
+  const entry = COMMANDS[name];
+  let command: Command | undefined;
+  let args = rest;
+  if (typeof entry === "function") command = entry;
+  else if (entry) {
+    const [sub, ...subArgs] = rest;
+    command = sub ? entry[sub] : undefined;
+    args = subArgs;
+  }
+  if (!command) {
+    process.stderr.write(`rayrun: unknown command: ${positionals.slice(0, 2).join(" ")}\n\n${USAGE}\n`);
+    return 2;
+  }
+  const out = createOutput(values.json === true);
+  const ctx = new CommandContext(resolveSettings(values), out, values, args);
+  try {
+    await command(ctx);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    if (out.json) process.stdout.write(`${JSON.stringify({ error: { code: error.code, message: error.message, status: error.status } })}\n`);
+    process.stderr.write(`rayrun: ${error.code}: ${error.message}\n`);
+    return error.code === "usage" ? 2 : 1;
+  }
+}
+
+// Run when executed (directly or through the npm bin link), not when imported by tests.
+const invoked = process.argv[1] ? realpathSync(process.argv[1]) : "";
+if (invoked === fileURLToPath(import.meta.url)) process.exitCode = await main(process.argv.slice(2));

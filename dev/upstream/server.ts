@@ -1,0 +1,172 @@
+// A real MCP server (official SDK, web-standard transport) used as the
+// upstream in tests (Node side, through miniflare's outbound service) and in
+// `npm start` (as a dev-only Worker). Each `/<id>/…` prefix is an independent
+// upstream with its own recorded calls and tool-definition variant, so test
+// files running in parallel never see each other's traffic.
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { z } from "zod";
+
+export interface RecordedCall {
+  tool: string;
+  arguments: unknown;
+  authorization: string | null;
+}
+
+interface UpstreamState {
+  /** "v2" changes one tool's definition, to exercise changed-definition review. */
+  variant: "v1" | "v2";
+  calls: RecordedCall[];
+  /** Tools left out of `tools/list` (and not callable), to exercise removed tools. */
+  hidden: Set<string>;
+  /** When set, `tools/list` answers this many tools per page with a `nextCursor`. */
+  pageSize: number | null;
+  /** How many more tools (`extra_0`, `extra_1`, …) to expose, to exercise large services. */
+  extraTools: number;
+}
+
+function buildServer(state: UpstreamState, authorization: string | null): McpServer {
+  const server = new McpServer({ name: "demo-upstream", version: "1.0.0" });
+  const record = (tool: string, args: unknown) => state.calls.push({ tool, arguments: args, authorization });
+
+  const searchTool = server.registerTool(
+    "search_release_notes",
+    {
+      description: "Search release notes",
+      inputSchema: { q: z.string() },
+      outputSchema: { items: z.array(z.object({ title: z.string(), score: z.number() })) },
+    },
+    async (args) => {
+      record("search_release_notes", args);
+      const items = [
+        { title: `Release notes matching ${args.q}`, score: 0.9 },
+        { title: "Older release", score: 0.4 },
+      ];
+      return { content: [{ type: "text", text: JSON.stringify({ items }) }], structuredContent: { items } };
+    },
+  );
+
+  const echoInput: { text: z.ZodString; loud?: z.ZodOptional<z.ZodBoolean> } =
+    state.variant === "v1" ? { text: z.string() } : { text: z.string(), loud: z.boolean().optional() };
+  const echoTool = server.registerTool(
+    "echo",
+    {
+      description: state.variant === "v1" ? "Echo the text back" : "Echo the text back, louder",
+      inputSchema: echoInput,
+    },
+    async (args) => {
+      record("echo", args);
+      return { content: [{ type: "text", text: args.text }] };
+    },
+  );
+
+  const failingTool = server.registerTool(
+    "always_fails",
+    { description: "Returns an upstream tool error", inputSchema: { reason: z.string().optional() } },
+    async (args) => {
+      record("always_fails", args);
+      return {
+        isError: true,
+        content: [{ type: "text", text: `upstream failure: ${args.reason ?? "none"}` }],
+      };
+    },
+  );
+  const registered = new Map([
+    ["search_release_notes", searchTool],
+    ["echo", echoTool],
+    ["always_fails", failingTool],
+  ]);
+  for (let i = 0; i < state.extraTools; i++) {
+    const name = `extra_${i}`;
+    registered.set(
+      name,
+      server.registerTool(
+        name,
+        { description: `Extra tool ${i}`, inputSchema: { n: z.number() } },
+        (args) => {
+          record(name, args);
+          return { content: [{ type: "text", text: String(args.n) }] };
+        },
+      ),
+    );
+  }
+  for (const name of state.hidden) registered.get(name)?.disable();
+  return server;
+}
+
+/** A set of independent upstreams addressed by the first path segment. */
+export function createUpstreams() {
+  const states = new Map<string, UpstreamState>();
+  const stateOf = (id: string) => {
+    let state = states.get(id);
+    if (!state) {
+      state = { variant: "v1", calls: [], hidden: new Set(), pageSize: null, extraTools: 0 };
+      states.set(id, state);
+    }
+    return state;
+  };
+
+  return async function handle(request: Request): Promise<Response> {
+    const [, id = "", action = ""] = new URL(request.url).pathname.split("/");
+    const state = stateOf(id);
+    if (action === "_calls") return Response.json(state.calls);
+    if (action === "_variant" && request.method === "POST") {
+      const { variant } = (await request.json()) as { variant: "v1" | "v2" };
+      state.variant = variant;
+      return Response.json({ variant });
+    }
+    if (action === "_hide" && request.method === "POST") {
+      const { tools } = (await request.json()) as { tools: string[] };
+      state.hidden = new Set(tools);
+      return Response.json({ hidden: tools });
+    }
+    if (action === "_pageSize" && request.method === "POST") {
+      const { pageSize } = (await request.json()) as { pageSize: number | null };
+      state.pageSize = pageSize;
+      return Response.json({ pageSize });
+    }
+    if (action === "_extraTools" && request.method === "POST") {
+      const { count } = (await request.json()) as { count: number };
+      state.extraTools = count;
+      return Response.json({ count });
+    }
+    if (action !== "mcp") return new Response("not found", { status: 404 });
+    if (state.pageSize !== null && request.method === "POST")
+      return paginated(request, state, state.pageSize);
+    return serve(request, state);
+  };
+}
+
+async function serve(request: Request, state: UpstreamState): Promise<Response> {
+  // Stateless: a fresh server per request, as a serverless upstream would run.
+  const server = buildServer(state, request.headers.get("authorization"));
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  await server.connect(transport);
+  return transport.handleRequest(request);
+}
+
+/**
+ * Pages `tools/list` (the SDK's McpServer always answers every tool at once):
+ * the cursor is the offset of the next page.
+ */
+async function paginated(request: Request, state: UpstreamState, pageSize: number): Promise<Response> {
+  const text = await request.text();
+  const parsed = (await new Response(text).json()) as { method?: string; params?: { cursor?: string } };
+  const resend = (body: string) =>
+    serve(new Request(request.url, { method: "POST", headers: request.headers, body }), state);
+  if (parsed.method !== "tools/list") return resend(text);
+  const offset = Number(parsed.params?.cursor ?? "0");
+  const params = { ...parsed.params };
+  delete params.cursor;
+  const whole = await resend(JSON.stringify({ ...parsed, params }));
+  const answer = (await whole.json()) as { result?: { tools: unknown[]; nextCursor?: string } };
+  if (answer.result) {
+    const all = answer.result.tools;
+    answer.result.tools = all.slice(offset, offset + pageSize);
+    if (offset + pageSize < all.length) answer.result.nextCursor = String(offset + pageSize);
+  }
+  return Response.json(answer, { status: whole.status });
+}

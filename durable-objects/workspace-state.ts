@@ -1,0 +1,185 @@
+// The WorkspaceObject's own SQLite storage: draft heads, quota windows and
+// deployment pointers. Every method is synchronous, so each one is atomic.
+import type { DeployChannel, Pointer, Pointers } from "../shared/lifecycle/pointers";
+
+export interface StoredHeadRow {
+  target: string;
+  generation: number;
+  version: number;
+  contentHash: string;
+  /** Draft-history bytes of this target's current generation. */
+  historyBytes: number;
+}
+
+const SCHEMA = `
+create table if not exists meta (key text primary key, value text not null);
+create table if not exists heads (
+  target text primary key,
+  generation integer not null,
+  version integer not null,
+  content_hash text not null,
+  history_bytes integer not null
+);
+create table if not exists quota_windows (
+  bucket text primary key,
+  window_start integer not null,
+  used integer not null
+);
+create table if not exists pointers (
+  target text not null,
+  channel text not null,
+  revision_id text not null,
+  bytes integer not null,
+  set_at text not null,
+  primary key (target, channel)
+);`;
+
+type HeadRecord = {
+  target: string;
+  generation: number;
+  version: number;
+  content_hash: string;
+  history_bytes: number;
+};
+type PointerRecord = {
+  target: string;
+  channel: DeployChannel;
+  revision_id: string;
+  bytes: number;
+  set_at: string;
+};
+
+export class WorkspaceState {
+  constructor(private readonly sql: SqlStorage) {
+    sql.exec(SCHEMA);
+  }
+
+  getMeta(key: string): string | null {
+    const row = this.sql.exec<{ value: string }>("select value from meta where key = ?", key).toArray()[0];
+    return row?.value ?? null;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.sql.exec(
+      "insert into meta (key, value) values (?, ?) on conflict (key) do update set value = excluded.value",
+      key,
+      value,
+    );
+  }
+
+  head(target: string): StoredHeadRow | null {
+    const row = this.sql
+      .exec<HeadRecord>(
+        "select target, generation, version, content_hash, history_bytes from heads where target = ?",
+        target,
+      )
+      .toArray()[0];
+    return row ? toHead(row) : null;
+  }
+
+  heads(): StoredHeadRow[] {
+    return this.sql
+      .exec<HeadRecord>("select target, generation, version, content_hash, history_bytes from heads")
+      .toArray()
+      .map(toHead);
+  }
+
+  putHead(head: StoredHeadRow): void {
+    this.sql.exec(
+      `insert into heads (target, generation, version, content_hash, history_bytes) values (?, ?, ?, ?, ?)
+       on conflict (target) do update set generation = excluded.generation, version = excluded.version,
+         content_hash = excluded.content_hash, history_bytes = excluded.history_bytes`,
+      head.target,
+      head.generation,
+      head.version,
+      head.contentHash,
+      head.historyBytes,
+    );
+  }
+
+  historyBytes(): number {
+    const row = this.sql
+      .exec<{ total: number | null }>("select sum(history_bytes) as total from heads")
+      .one();
+    return row.total ?? 0;
+  }
+
+  /** Units used in `bucket`'s window starting at `windowStart` (0 for an older or missing window). */
+  quotaUsed(bucket: string, windowStart: number): number {
+    const row = this.sql
+      .exec<{ window_start: number; used: number }>(
+        "select window_start, used from quota_windows where bucket = ?",
+        bucket,
+      )
+      .toArray()[0];
+    return row && row.window_start === windowStart ? row.used : 0;
+  }
+
+  setQuotaUsed(bucket: string, windowStart: number, used: number): void {
+    this.sql.exec(
+      `insert into quota_windows (bucket, window_start, used) values (?, ?, ?)
+       on conflict (bucket) do update set window_start = excluded.window_start, used = excluded.used`,
+      bucket,
+      windowStart,
+      used,
+    );
+  }
+
+  pointers(target: string): Pointers {
+    const pointers: Pointers = { active: null, shadow: null };
+    const rows = this.sql
+      .exec<PointerRecord>(
+        "select target, channel, revision_id, bytes, set_at from pointers where target = ?",
+        target,
+      )
+      .toArray();
+    for (const row of rows) {
+      pointers[row.channel] = { revisionId: row.revision_id, bytes: row.bytes, setAt: row.set_at };
+    }
+    return pointers;
+  }
+
+  putPointer(target: string, channel: DeployChannel, pointer: Pointer): void {
+    this.sql.exec(
+      `insert into pointers (target, channel, revision_id, bytes, set_at) values (?, ?, ?, ?, ?)
+       on conflict (target, channel) do update set revision_id = excluded.revision_id, bytes = excluded.bytes,
+         set_at = excluded.set_at`,
+      target,
+      channel,
+      pointer.revisionId,
+      pointer.bytes,
+      pointer.setAt,
+    );
+  }
+
+  deletePointer(target: string, channel: DeployChannel): void {
+    this.sql.exec("delete from pointers where target = ? and channel = ?", target, channel);
+  }
+
+  /**
+   * Deployed code bytes of the workspace: each distinct revision counts once, however
+   * many pointers name it. `replacing` previews the total with one pointer swapped.
+   */
+  deployedCodeBytes(replacing?: { target: string; channel: DeployChannel; pointer: Pointer | null }): number {
+    const revisions = new Map<string, number>();
+    const rows = this.sql
+      .exec<PointerRecord>("select target, channel, revision_id, bytes, set_at from pointers")
+      .toArray();
+    for (const row of rows) {
+      if (replacing && row.target === replacing.target && row.channel === replacing.channel) continue;
+      revisions.set(row.revision_id, row.bytes);
+    }
+    if (replacing?.pointer) revisions.set(replacing.pointer.revisionId, replacing.pointer.bytes);
+    let total = 0;
+    for (const bytes of revisions.values()) total += bytes;
+    return total;
+  }
+}
+
+const toHead = (row: HeadRecord): StoredHeadRow => ({
+  target: row.target,
+  generation: row.generation,
+  version: row.version,
+  contentHash: row.content_hash,
+  historyBytes: row.history_bytes,
+});

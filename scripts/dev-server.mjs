@@ -1,0 +1,91 @@
+// Starts the local system: D1 migrations, both product Workers under one
+// `wrangler dev` (the api Worker serves the port), and the demo upstream MCP
+// server on the next port. Used by `npm start` and by the CLI's Node tests.
+import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+
+const wranglerEnv = { ...process.env, WRANGLER_SEND_METRICS: "false" };
+
+/** The bootstrap key from a .dev.vars file, writing a random one when the file is absent. */
+export function ensureBootstrapKey(devVarsPath) {
+  if (existsSync(devVarsPath)) {
+    const match = /^RAYRUN_BOOTSTRAP_KEY\s*=\s*"?([^"\n]+)"?/m.exec(readFileSync(devVarsPath, "utf8"));
+    if (match?.[1]) return { key: match[1], created: false };
+    throw new Error(`${devVarsPath} exists but has no RAYRUN_BOOTSTRAP_KEY; add one or delete the file.`);
+  }
+  const key = `rr_boot_${randomBytes(24).toString("base64url")}`;
+  writeFileSync(devVarsPath, `RAYRUN_BOOTSTRAP_KEY="${key}"\n`, { mode: 0o600 });
+  return { key, created: true };
+}
+
+async function waitFor(url, child, seconds) {
+  for (let i = 0; i < seconds * 4; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode} before ${url} answered`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(250);
+  }
+  throw new Error(`${url} did not answer within ${seconds}s`);
+}
+
+/**
+ * @param {{ port: number, stateDir: string, devVarsPath: string, stdio?: "inherit" | "ignore" }} options
+ */
+export async function startDevServer({ port, stateDir, devVarsPath, stdio = "inherit" }) {
+  const { key, created } = ensureBootstrapKey(devVarsPath);
+  const migrate = spawnSync(
+    "npx",
+    ["wrangler", "d1", "migrations", "apply", "rayrun", "--local", "--persist-to", stateDir, "-c", "workers/api/wrangler.jsonc"],
+    { stdio, env: { ...wranglerEnv, CI: "true" } },
+  );
+  if (migrate.status !== 0) throw new Error("applying local D1 migrations failed");
+
+  const common = ["--persist-to", stateDir, "--show-interactive-dev-session=false", "--ip", "127.0.0.1"];
+  const upstreamPort = port + 1;
+  const children = [
+    spawn("npx", ["wrangler", "dev", "-c", "dev/upstream/wrangler.jsonc", "--port", String(upstreamPort), "--inspector-port", String(port + 1001), ...common], {
+      stdio: ["ignore", stdio, stdio],
+      env: wranglerEnv,
+      detached: true,
+    }),
+    spawn(
+      "npx",
+      [
+        "wrangler", "dev",
+        "-c", "workers/api/wrangler.jsonc",
+        "-c", "workers/gateway/wrangler.jsonc",
+        "--port", String(port),
+        "--env-file", devVarsPath,
+        "--inspector-port", String(port + 1000),
+        ...common,
+      ],
+      { stdio: ["ignore", stdio, stdio], env: wranglerEnv, detached: true },
+    ),
+  ];
+  // Each wrangler runs in its own process group so stop() takes workerd down with it.
+  const stop = () => {
+    for (const child of children) {
+      try {
+        if (child.pid) process.kill(-child.pid, "SIGTERM");
+      } catch {
+        // already gone
+      }
+    }
+  };
+  const url = `http://127.0.0.1:${port}`;
+  const upstreamUrl = `http://127.0.0.1:${upstreamPort}`;
+  try {
+    await waitFor(`${url}/v1/limits`, children[1], 120);
+    await waitFor(`${upstreamUrl}/demo/_calls`, children[0], 120);
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  return { url, upstreamUrl, key, createdKey: created, children, stop };
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+// `npm start`: local D1 migrations, a bootstrap key in .dev.vars, both Workers
+// on one port (PORT, default 8787) and the demo upstream MCP server beside them.
+import { startDevServer } from "./dev-server.mjs";
+
+const port = Number(process.env.PORT ?? 8787);
+const server = await startDevServer({ port, stateDir: ".wrangler/state", devVarsPath: ".dev.vars" });
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    server.stop();
+    process.exit(0);
+  });
+}
+for (const child of server.children) child.on("exit", () => (server.stop(), process.exit(1)));
+
+const base = `http://localhost:${port}`;
+console.log(`
+Rayrun Hooks is ready at ${base}
+  bootstrap key: ${server.key}   (${server.createdKey ? "new, written to" : "from"} .dev.vars)
+  demo upstream MCP server: ${server.upstreamUrl}/demo/mcp
+  try:
+    curl -s ${base}/v1/limits
+    curl -s -X POST ${base}/v1/compile -H "authorization: Bearer ${server.key}" -H "content-type: application/json" \\
+      -d '{"source":"export default defineToolAdapter({ apiVersion: \\"rayrun.hooks/v1\\", before: ({ arguments: a }) => ({ action: \\"continue\\", arguments: a }) })"}'
+`);

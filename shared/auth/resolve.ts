@@ -1,0 +1,31 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { database } from "../db/client";
+import { apiKeys } from "../db/schema";
+import { secretsEqual, sha256Hex } from "./keys";
+import { SCOPES, type Principal, type Scope } from "./principal";
+
+const isScope = (s: string): s is Scope => (SCOPES as readonly string[]).includes(s);
+
+/** Who a bearer token belongs to, or null for an unknown or revoked key. */
+export async function resolvePrincipal(
+  env: { DB: D1Database; RAYRUN_BOOTSTRAP_KEY?: string },
+  token: string,
+): Promise<Principal | null> {
+  if (env.RAYRUN_BOOTSTRAP_KEY && (await secretsEqual(token, env.RAYRUN_BOOTSTRAP_KEY))) {
+    return { kind: "platform", actor: "bootstrap", keyId: "bootstrap" };
+  }
+  // Keys are looked up by the hash of the whole token; the hash is the only thing stored.
+  const row = await database(env.DB)
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.secretHash, await sha256Hex(token)), isNull(apiKeys.revokedAt)))
+    .get();
+  if (!row) return null;
+  return {
+    kind: "key",
+    actor: row.actor,
+    keyId: row.id,
+    workspaceUid: row.workspaceUid,
+    scopes: row.scopes.filter(isScope),
+  };
+}

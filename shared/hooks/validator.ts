@@ -1,0 +1,93 @@
+// Validators for JSON Schemas, cached per isolate. Building one dereferences
+// the whole schema, which is far more than a validation costs (~12 µs), so the
+// hot path must reuse them.
+import { Validator, type Schema } from "@cfworker/json-schema";
+import { err, ok, type Result } from "../result";
+import { canonicalJson } from "./canonical-json";
+import { schemaDraft } from "./drafts";
+
+export interface ValidationIssue {
+  /** JSON Pointer into the validated value ("" for the value itself). */
+  path: string;
+  message: string;
+}
+
+export interface SchemaValidator {
+  validate(value: unknown): Result<void, { errors: ValidationIssue[] }>;
+}
+
+/** Bounded so that a stream of distinct schemas cannot grow the isolate without limit. */
+const MAX_CACHED = 256;
+// A Map iterates in insertion order; re-inserting on a hit makes it an LRU.
+const cache = new Map<string, SchemaValidator>();
+
+/**
+ * A validator for `schema` in the draft its `$schema` declares (2020-12 when
+ * none; see drafts.ts). The cache key is the canonical JSON text itself, which
+ * needs no async hashing on the hot path; callers that already hold an
+ * immutable id (a schema hash, a revision id) may pass it as `key` instead.
+ */
+export function getValidator(schema: unknown, key: string = canonicalJson(schema)): SchemaValidator {
+  const cached = cache.get(key);
+  if (cached !== undefined) {
+    cache.delete(key);
+    cache.set(key, cached);
+    return cached;
+  }
+  const validator = buildValidator(schema);
+  cache.set(key, validator);
+  if (cache.size > MAX_CACHED) {
+    const oldest = cache.keys().next();
+    if (!oldest.done) cache.delete(oldest.value);
+  }
+  return validator;
+}
+
+/** For tests: forget every cached validator. */
+export function clearValidatorCache(): void {
+  cache.clear();
+}
+
+export const validatorCacheSize = (): number => cache.size;
+
+function buildValidator(schema: unknown): SchemaValidator {
+  if (
+    typeof schema !== "boolean" &&
+    (typeof schema !== "object" || schema === null || Array.isArray(schema))
+  ) {
+    return failing("the schema is neither an object nor a boolean");
+  }
+  let inner: Validator;
+  try {
+    // The library annotates schema objects while dereferencing; keep callers' objects untouched.
+    inner = new Validator(structuredClone(schema) as Schema | boolean, schemaDraft(schema).draft);
+  } catch (error) {
+    return failing(describe(error));
+  }
+  return {
+    validate(value) {
+      let result;
+      try {
+        result = inner.validate(value);
+      } catch (error) {
+        // e.g. an unresolvable `$ref` surfaces only when validation reaches it.
+        return err({ errors: [{ path: "", message: `schema error: ${describe(error)}` }] });
+      }
+      if (result.valid) return ok(undefined);
+      return err({
+        errors: result.errors.map((unit) => ({
+          path: unit.instanceLocation.replace(/^#/, ""),
+          message: unit.error,
+        })),
+      });
+    },
+  };
+}
+
+function failing(message: string): SchemaValidator {
+  return { validate: () => err({ errors: [{ path: "", message: `schema error: ${message}` }] }) };
+}
+
+// The library appends every known schema URI to some messages; the first line says it all.
+const describe = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";

@@ -1,0 +1,56 @@
+// The one mapping from public error codes to HTTP answers (RFC 9457).
+// Domain code returns tagged results; route handlers pick a code here.
+const PROBLEMS = {
+  invalid_request: { status: 400, title: "The request is not valid" },
+  invalid_json: { status: 400, title: "The body is not valid JSON" },
+  unauthorized: { status: 401, title: "A valid API key is required" },
+  forbidden: { status: 403, title: "The API key lacks the required scope" },
+  not_found: { status: 404, title: "Not found" },
+  method_not_allowed: { status: 405, title: "Method not allowed" },
+  conflict: { status: 409, title: "Conflict" },
+  precondition_failed: { status: 412, title: "The resource has changed" },
+  payload_too_large: { status: 413, title: "The body is too large" },
+  allowance_exceeded: { status: 413, title: "A workspace byte allowance is exhausted" },
+  unsupported_media_type: { status: 415, title: "Send application/json" },
+  compile_failed: { status: 422, title: "The hook does not compile" },
+  precondition_required: { status: 428, title: "If-Match is required" },
+  rate_limited: { status: 429, title: "Quota exhausted" },
+  internal_error: { status: 500, title: "Internal error" },
+  upstream_unavailable: { status: 502, title: "The upstream MCP server did not answer usably" },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ProblemCode = keyof typeof PROBLEMS;
+
+export interface Problem {
+  code: ProblemCode;
+  detail?: string;
+  /** Extension members (e.g. `diagnostics`, `errors`), merged into the body. */
+  extensions?: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+export const problemStatus = (code: ProblemCode): number => PROBLEMS[code].status;
+
+export function problemResponse(problem: Problem): Response {
+  const { status, title } = PROBLEMS[problem.code];
+  const body = {
+    ...problem.extensions,
+    type: `https://rayrun.dev/problems/${problem.code.replaceAll("_", "-")}`,
+    title,
+    status,
+    code: problem.code,
+    ...(problem.detail === undefined ? {} : { detail: problem.detail }),
+  };
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/problem+json", ...problem.headers },
+  });
+}
+
+/** Thrown at the HTTP edge only (middleware, validators); the app's onError renders it. */
+export class ProblemException extends Error {
+  constructor(readonly problem: Problem) {
+    super(problem.detail ?? problem.code);
+    this.name = "ProblemException";
+  }
+}

@@ -1,0 +1,23 @@
+// Deployment pointers: which revision serves a target live (active) and which
+// runs beside it (shadow). The WorkspaceObject is their authority.
+import type { AllowanceRefusal } from "./quota";
+
+export const DEPLOY_CHANNELS = ["active", "shadow"] as const;
+export type DeployChannel = (typeof DEPLOY_CHANNELS)[number];
+
+export interface Pointer {
+  revisionId: string;
+  /** Compiled code bytes of the revision, counted against the deployed-code allowance. */
+  bytes: number;
+  /** ISO-8601 UTC. */
+  setAt: string;
+}
+
+export interface Pointers {
+  active: Pointer | null;
+  shadow: Pointer | null;
+}
+
+export type SetPointerOutcome =
+  | { ok: true; pointers: Pointers; previous: Pointer | null; deployedCodeBytes: number }
+  | { ok: false; refusal: AllowanceRefusal };

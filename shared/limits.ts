@@ -1,0 +1,42 @@
+// Every limit in force, in one place. `GET /v1/limits` returns this object,
+// and each entry has a boundary test (at the limit passes, one over fails).
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+export const LIMITS = {
+  /** Hook source text, UTF-8 bytes (seed 000). */
+  sourceBytes: 100 * KiB,
+  /** Compiled JavaScript, UTF-8 bytes (seed 000). */
+  compiledBytes: 150 * KiB,
+  /** Non-secret JSON config, UTF-8 bytes of its JSON text (seed 000). */
+  configBytes: 16 * KiB,
+  /** Active + shadow compiled code per workspace (seed 000). */
+  deployedCodeBytesPerWorkspace: 16 * MiB,
+  /** Draft history per workspace (seed 000). */
+  draftHistoryBytesPerWorkspace: 64 * MiB,
+  /** Draft saves per workspace per hour (seed 000). */
+  draftSavesPerHour: 120,
+  /** Compilation attempts per API key per hour (seed 000). */
+  compilationsPerHour: 120,
+  /** Largest JSON request body the API parses. */
+  requestBodyBytes: 512 * KiB,
+
+  /** Deterministic time budget of one hook invocation, in fuel units. */
+  fuelPerInvocation: 1_000_000,
+  /** Hard cap of the QuickJS module's linear memory, shared by every call in an isolate. */
+  sandboxMemoryBytes: 32 * MiB,
+  /** QuickJS heap limit of one invocation's runtime. */
+  invocationMemoryBytes: 8 * MiB,
+  /** Native stack available to one invocation. */
+  stackBytes: 256 * KiB,
+  /** JSON size of the value a stage returns. */
+  outputBytes: 256 * KiB,
+  /** Log entries one invocation may emit. */
+  logEntries: 50,
+  /** Characters in one log message. */
+  logMessageChars: 1024,
+  /** JSON size of one log entry's data. */
+  logDataBytes: 8 * KiB,
+} as const;
+
+export type Limits = typeof LIMITS;

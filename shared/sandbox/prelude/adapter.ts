@@ -1,0 +1,128 @@
+// Prelude extension for tool adapters (seed 000): the branded
+// defineToolAdapter global, the stage context and its helpers, and the
+// module inspection used at compile time.
+export const ADAPTER_JS = String.raw`
+const adapterBrand = new WeakSetCtor();
+const ADAPTER_KEYS = ["apiVersion", "publicContract", "before", "after"];
+const defineToolAdapter = function defineToolAdapter(definition) {
+  if (!isObjectLike(definition) || isArray(definition)) throw new TypeErr("defineToolAdapter expects an object");
+  const keys = ownKeys(definition);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    let known = false;
+    for (let j = 0; j < ADAPTER_KEYS.length; j++) if (ADAPTER_KEYS[j] === key) known = true;
+    if (!known) {
+      throw new TypeErr("defineToolAdapter: unknown key " + jsonStringify(toStr(key)));
+    }
+  }
+  const copy = objCreate(ObjectProto);
+  for (let i = 0; i < ADAPTER_KEYS.length; i++) {
+    const key = ADAPTER_KEYS[i];
+    if (hasOwn(definition, key)) defineProp(copy, key, { value: definition[key], enumerable: true });
+  }
+  objFreeze(copy);
+  apply(weakSetAdd, adapterBrand, [copy]);
+  return copy;
+};
+defineProp(G, "defineToolAdapter", { value: defineToolAdapter, writable: false, enumerable: false, configurable: false });
+
+const deepFreeze = (value) => {
+  if (!isObjectLike(value) || objIsFrozen(value)) return value;
+  objFreeze(value);
+  const keys = ownKeys(value);
+  for (let i = 0; i < keys.length; i++) deepFreeze(getOwnDesc(value, keys[i]).value);
+  return value;
+};
+
+// Validates the module's shape; returns "E" + problem or "J" + a JSON record.
+// A negative contractChars skips reading publicContract (stage runs need only the shape).
+api.inspectAdapter = (contractChars) => {
+  const exportsObject = G.__rayrunModule;
+  if (!isObjectLike(exportsObject)) return "Ethe compiled module defines no exports";
+  const keys = ownKeys(exportsObject);
+  const extra = [];
+  let hasDefault = false;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (key === "__esModule") continue;
+    const desc = getOwnDesc(exportsObject, key);
+    if (desc === undefined || !desc.enumerable) continue;
+    if (key === "default") hasDefault = true;
+    else defineProp(extra, extra.length, { value: toStr(key), enumerable: true, configurable: true, writable: true });
+  }
+  if (extra.length > 0) return "Eonly a default export is allowed; also exported: " + apply(arrayJoin, extra, [", "]);
+  if (!hasDefault) return "Ethe module has no default export; export default defineToolAdapter({...})";
+  const adapter = exportsObject.default;
+  if (!apply(weakSetHas, adapterBrand, [adapter])) return "Ethe default export must be the value returned by defineToolAdapter({...})";
+  const apiVersion = adapter.apiVersion;
+  if (typeof apiVersion !== "string") return "EapiVersion must be a string";
+  let contract = "null";
+  if (adapter.publicContract !== undefined && contractChars >= 0) {
+    const text = toJsonText(adapter.publicContract, "publicContract", contractChars);
+    if (text === "L") return "EpublicContract is larger than " + contractChars + " characters of JSON";
+    if (apply(strSlice, text, [0, 1]) === "E") return text;
+    contract = apply(strSlice, text, [1]);
+  }
+  let stages = "";
+  for (let i = 0; i < 2; i++) {
+    const stage = i === 0 ? "before" : "after";
+    const fn = adapter[stage];
+    if (fn === undefined) continue;
+    if (typeof fn !== "function") return "E" + stage + " must be a function";
+    stages += (stages === "" ? "" : ",") + jsonStringify(stage);
+  }
+  return "J{\"apiVersion\":" + jsonStringify(apiVersion) + ",\"publicContract\":" + contract +
+    ",\"hasContract\":" + (adapter.publicContract !== undefined) + ",\"stages\":[" + stages + "]}";
+};
+
+const hostLog = host.log;
+const hostBase64Encode = host.base64Encode;
+const hostBase64Decode = host.base64Decode;
+const LOG_DATA_CHARS = host.logDataChars;
+const LOG_MESSAGE_CHARS = host.logMessageChars;
+const makeLogger = (level) => ({ [level](message, data) {
+  if (typeof message !== "string") throw new TypeErr("log." + level + ": message must be a string");
+  let dataText = "";
+  if (data !== undefined) {
+    dataText = toJsonText(data, "log data", LOG_DATA_CHARS);
+    if (apply(strSlice, dataText, [0, 1]) === "E") throw new TypeErr("log." + level + ": " + apply(strSlice, dataText, [1]));
+  }
+  charge(message.length * PER_CHAR);
+  // Over-long messages are cut to one past the limit: enough for the host to refuse them.
+  const sent = message.length > LOG_MESSAGE_CHARS ? apply(strSlice, message, [0, LOG_MESSAGE_CHARS + 1]) : message;
+  const status = hostLog(level, sent, dataText);
+  if (status !== "") throw new RangeErr(status);
+} })[level];
+const encoding = objFreeze({
+  base64Encode(value) {
+    if (typeof value !== "string") throw new TypeErr("base64Encode expects a string");
+    charge(value.length * PER_PARSE_CHAR);
+    return hostBase64Encode(value);
+  },
+  base64Decode(value) {
+    if (typeof value !== "string") throw new TypeErr("base64Decode expects a string");
+    charge(value.length * PER_PARSE_CHAR);
+    const result = hostBase64Decode(value);
+    if (apply(strSlice, result, [0, 1]) === "E") throw new TypeErr("base64Decode: " + apply(strSlice, result, [1]));
+    return apply(strSlice, result, [1]);
+  },
+});
+const log = objFreeze({ debug: makeLogger("debug"), info: makeLogger("info"), warn: makeLogger("warn"), error: makeLogger("error") });
+
+// input: {stage, arguments?, result?, context}; the stage gets one object.
+builders.adapterStage = (input) => {
+  const source = input.context;
+  const context = objCreate(ObjectProto);
+  const fields = ["calledAt", "requestId", "workspaceUid", "connectionId", "toolUid", "toolName"];
+  for (let i = 0; i < fields.length; i++) defineProp(context, fields[i], { value: hasOwn(source, fields[i]) ? source[fields[i]] : undefined, enumerable: true });
+  defineProp(context, "config", { value: deepFreeze(source.config), enumerable: true });
+  defineProp(context, "encoding", { value: encoding, enumerable: true });
+  defineProp(context, "log", { value: log, enumerable: true });
+  objFreeze(context);
+  const stageInput = objCreate(ObjectProto);
+  if (hasOwn(input, "arguments")) defineProp(stageInput, "arguments", { value: input.arguments, enumerable: true, writable: true, configurable: true });
+  if (hasOwn(input, "result")) defineProp(stageInput, "result", { value: input.result, enumerable: true, writable: true, configurable: true });
+  defineProp(stageInput, "context", { value: context, enumerable: true, writable: true, configurable: true });
+  return [stageInput];
+};
+`;

@@ -1,0 +1,209 @@
+// Prelude part 5: what the host calls. Values leave the sandbox only as JSON
+// text produced here by a strict walk (no toJSON, no getters, no prototypes),
+// and errors only as a small description read from data properties, so
+// nothing hook code planted on prototypes runs on the way out.
+export const BRIDGE_JS = String.raw`
+const MAX_DEPTH = 64;
+const MESSAGE_CHARS = 1000;
+const FAIL = objCreate(null);
+const TOO_LARGE = objCreate(null);
+let failure = "";
+const pathKeys = objCreate(null);
+const pathValues = objCreate(null);
+const pathText = (label, depth) => {
+  let text = label;
+  for (let i = 0; i < depth; i++) {
+    const key = pathKeys[i];
+    text += typeof key === "number" ? "[" + key + "]" : "." + key;
+  }
+  return text;
+};
+const kindOf = (value) => {
+  const proto = getProto(value);
+  const ctor = proto === null ? undefined : getOwnDesc(proto, "constructor");
+  const name = ctor !== undefined && hasOwn(ctor, "value") && typeof ctor.value === "function" ? ctor.value.name : "";
+  return typeof name === "string" && name !== "" ? name : "object with a custom prototype";
+};
+
+// Returns "J" + JSON text, "E" + what is wrong, or "L" when longer than maxChars.
+// A validating walk first (plain data only, depth, cycles, a running lower
+// bound of the JSON length so oversized values stop early), then the captured
+// native JSON.stringify; toJSON can only come from tampered prototypes, which
+// are checked, and objects that pass the walk have no function values.
+const toJsonText = (value, label, maxChars) => {
+  if (getOwnDesc(ObjectProto, "toJSON") !== undefined || getOwnDesc(ArrayProto, "toJSON") !== undefined) {
+    return "E" + label + " cannot be serialized because the hook added toJSON to Object.prototype or Array.prototype";
+  }
+  let size = 0;
+  const fail = (depth, what) => {
+    failure = pathText(label, depth) + " " + what;
+    throw FAIL;
+  };
+  const visit = (item, depth) => {
+    switch (typeof item) {
+      case "string":
+        size += item.length + 2;
+        if (size > maxChars) throw TOO_LARGE;
+        return;
+      case "number":
+        if (!isFiniteNumber(item)) fail(depth, "is " + toStr(item) + ", which is not JSON");
+        size += 1;
+        return;
+      case "boolean":
+        size += 4;
+        return;
+      case "object":
+        break;
+      default:
+        fail(depth, "is " + (typeof item === "undefined" ? "undefined" : "a " + typeof item) + ", which is not JSON");
+    }
+    if (item === null) { size += 4; return; }
+    if (depth >= MAX_DEPTH) fail(depth, "nests deeper than " + MAX_DEPTH + " levels");
+    for (let i = 0; i < depth; i++) if (pathValues[i] === item) fail(depth, "is a circular reference");
+    pathValues[depth] = item;
+    charge(1);
+    if (isArray(item)) {
+      const length = item.length;
+      size += length + 1;
+      if (size > maxChars) throw TOO_LARGE;
+      for (let i = 0; i < length; i++) {
+        const element = item[i];
+        // Primitives inline: a call per element would dominate the walk.
+        const type = typeof element;
+        if (type === "string") {
+          size += element.length + 2;
+          if (size > maxChars) throw TOO_LARGE;
+          continue;
+        }
+        if ((type === "number" && element - element === 0) || type === "boolean" || element === null) continue;
+        pathKeys[depth] = i;
+        if (element === undefined && !hasOwn(item, i)) fail(depth + 1, "is a hole in a sparse array");
+        visit(element, depth + 1);
+      }
+    } else {
+      const proto = getProto(item);
+      if (proto !== ObjectProto && proto !== null) fail(depth, "is a " + kindOf(item) + ", not a plain object");
+      const keys = objKeys(item);
+      size += keys.length + 1;
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i];
+        const element = item[key];
+        const type = typeof element;
+        size += key.length + 3;
+        if (type === "string") {
+          size += element.length + 2;
+          if (size > maxChars) throw TOO_LARGE;
+          continue;
+        }
+        if ((type === "number" && element - element === 0) || type === "boolean" || element === null) continue;
+        pathKeys[depth] = key;
+        visit(element, depth + 1);
+      }
+    }
+    pathValues[depth] = undefined;
+  };
+  try {
+    visit(value, 0);
+  } catch (error) {
+    if (error === FAIL) return "E" + failure;
+    if (error === TOO_LARGE) return "L";
+    throw error;
+  } finally {
+    for (let i = 0; i < MAX_DEPTH; i++) pathValues[i] = undefined;
+  }
+  const text = jsonStringify(value);
+  if (typeof text !== "string") return "E" + label + " is not JSON";
+  charge(text.length * PER_CHAR);
+  return text.length > maxChars ? "L" : "J" + text;
+};
+
+const shorten = (text) => (text.length > MESSAGE_CHARS ? apply(strSlice, text, [0, MESSAGE_CHARS]) + "…" : text);
+// Reads a data property along the prototype chain without running getters.
+const dataProperty = (value, key) => {
+  let current = value;
+  for (let hops = 0; hops < 8 && current !== null; hops++) {
+    const desc = getOwnDesc(current, key);
+    if (desc !== undefined) return hasOwn(desc, "value") ? desc.value : undefined;
+    current = getProto(current);
+  }
+  return undefined;
+};
+
+const api = objCreate(null);
+api.setCall = (nowMs, seedText) => {
+  clockMs = nowMs;
+  seedRandom(seedText);
+};
+api.serialize = (value, label, maxChars) => toJsonText(value, label, maxChars);
+api.unspentFuel = () => {
+  const rest = leased;
+  leased = 0;
+  return rest;
+};
+// What the host needs to classify a thrown value: {kind, name, message, engine}.
+api.describeError = (error) => {
+  const record = objCreate(null);
+  record.kind = "value";
+  record.name = "";
+  record.engine = "";
+  if (isError(error)) {
+    const name = dataProperty(error, "name");
+    const message = dataProperty(error, "message");
+    record.kind = "error";
+    record.name = typeof name === "string" ? shorten(name) : "Error";
+    record.message = typeof message === "string" ? shorten(message) : "";
+    if (getProto(error) === InternalErrorProto && hasOwn(getOwnDesc(error, "message") || objCreate(null), "value")) {
+      if (message === "stack overflow") record.engine = "stack";
+      else if (message === "out of memory") record.engine = "memory";
+    }
+  } else if (error === null) {
+    record.kind = "null";
+    record.message = "null";
+  } else if (typeof error === "object" || typeof error === "function") {
+    record.message = "a non-Error " + (typeof error === "function" ? "function" : "object");
+  } else {
+    record.message = shorten(typeof error === "symbol" ? "a symbol" : toStr(error));
+  }
+  return jsonStringify(record);
+};
+
+// Async host capabilities (request hooks, plugins): JSON in, promise of JSON out.
+const hostCall = host.call;
+const callHost = (name, value) => {
+  const text = toJsonText(value, "host call input", 1048576);
+  if (text === "L") throw new RangeErr("host call input is too large");
+  if (apply(strSlice, text, [0, 1]) === "E") throw new TypeErr(apply(strSlice, text, [1]));
+  return apply(promiseThen, hostCall(name, apply(strSlice, text, [1])), [(reply) => jsonParse(reply)]);
+};
+
+// Export lookup and call. Builders turn the host's JSON input into the call's
+// arguments inside the sandbox (extensions add their own, e.g. adapter stages).
+const builders = objCreate(null);
+builders.json = (input) => input;
+let target;
+let targetThis;
+api.resolveExport = (pathText) => {
+  const path = jsonParse(pathText);
+  let current = G.__rayrunModule;
+  let parent;
+  if (!isObjectLike(current)) return "the compiled module defines no exports";
+  for (let i = 0; i < path.length; i++) {
+    parent = current;
+    current = isObjectLike(parent) ? parent[path[i]] : undefined;
+  }
+  if (typeof current !== "function") {
+    return "the export " + jsonStringify(apply(arrayJoin, path, ["."])) + " is " + (current === undefined ? "missing" : "not a function");
+  }
+  target = current;
+  targetThis = parent;
+  return "";
+};
+api.invoke = (builderName, inputText) => {
+  const build = builders[builderName];
+  const fn = target;
+  const self = targetThis;
+  target = undefined;
+  targetThis = undefined;
+  return apply(fn, self, build(jsonParse(inputText)));
+};
+`;

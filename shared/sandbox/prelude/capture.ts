@@ -1,0 +1,53 @@
+// Prelude part 1: intrinsics captured before any hook code runs. Everything the
+// prelude does later goes through these, so hooks that tamper with
+// prototypes, Reflect or JSON cannot redirect our own checks.
+export const CAPTURE_JS = String.raw`
+const G = globalThis;
+const R = Reflect;
+const apply = R.apply;
+const construct = R.construct;
+const ownKeys = R.ownKeys;
+const getOwnDesc = R.getOwnPropertyDescriptor;
+const defineProp = R.defineProperty;
+const deleteProp = R.deleteProperty;
+const getProto = R.getPrototypeOf;
+const O = Object;
+const hasOwn = O.hasOwn;
+const objCreate = O.create;
+const objFreeze = O.freeze;
+const objIsFrozen = O.isFrozen;
+const objKeys = O.keys;
+const ObjectProto = O.prototype;
+const ArrayProto = Array.prototype;
+const isArray = Array.isArray;
+const toStr = String;
+const isFiniteNumber = Number.isFinite;
+const mathFloor = Math.floor;
+const mathLog2 = Math.log2;
+const mathMax = Math.max;
+const mathMin = Math.min;
+const imul = Math.imul;
+const jsonStringify = JSON.stringify;
+const jsonParse = JSON.parse;
+const isError = Error.isError;
+const TypeErr = TypeError;
+const RangeErr = RangeError;
+const InternalErrorProto = G.InternalError.prototype;
+const RegExpCtor = RegExp;
+const strSlice = String.prototype.slice;
+const arrayJoin = Array.prototype.join;
+const strCharCodeAt = String.prototype.charCodeAt;
+const WeakSetCtor = WeakSet;
+const weakSetHas = WeakSet.prototype.has;
+const weakSetAdd = WeakSet.prototype.add;
+const WeakMapCtor = WeakMap;
+const weakMapGet = WeakMap.prototype.get;
+const weakMapSet = WeakMap.prototype.set;
+const promiseThen = Promise.prototype.then;
+const PromiseCtor = Promise;
+const OrigDate = Date;
+const dateToString = Date.prototype.toString;
+const defineData = (target, key, value) =>
+  defineProp(target, key, { value, writable: true, enumerable: false, configurable: true });
+const isObjectLike = (value) => (typeof value === "object" && value !== null) || typeof value === "function";
+`;

@@ -1,0 +1,24 @@
+// Assembles the prelude: one script whose value is a function of the host
+// bridge. It runs in every fresh context before hook code and returns the
+// `api` object only the host holds (nothing of it is reachable from globals).
+import { ADAPTER_JS } from "./adapter";
+import { BRIDGE_JS } from "./bridge";
+import { BUILTINS_JS } from "./builtins";
+import { CAPTURE_JS } from "./capture";
+import { FUEL_JS } from "./fuel";
+import { HARDEN_JS } from "./harden";
+
+export interface PreludeExtension {
+  /** Stable name, for error messages and caching. */
+  name: string;
+  /** JS statements run inside the prelude closure after the core parts. */
+  source: string;
+}
+
+export const adapterExtension: PreludeExtension = { name: "adapter", source: ADAPTER_JS };
+
+export function buildPrelude(extensions: readonly PreludeExtension[]): string {
+  const parts = [CAPTURE_JS, FUEL_JS, HARDEN_JS, BUILTINS_JS, BRIDGE_JS];
+  for (const extension of extensions) parts.push(`// extension: ${extension.name}\n{\n${extension.source}\n}`);
+  return `(function (host) {\n"use strict";\n${parts.join("\n")}\nreturn api;\n})`;
+}

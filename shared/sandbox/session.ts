@@ -1,0 +1,359 @@
+// One invocation's sandbox: a fresh runtime and context, the prelude, the
+// meter and the log collector. Nothing is shared with other sessions, and per
+// call values reach hook code only as call arguments.
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSDeferredPromise } from "quickjs-emscripten-core";
+import { utf8Bytes, type Json } from "../json";
+import { LIMITS } from "../limits";
+import { base64DecodeUtf8, base64EncodeUtf8 } from "./base64";
+import { nearMemoryCap, type Engine } from "./engine";
+import { fail, SandboxFailure } from "./failure";
+import { FUEL, FuelMeter } from "./fuel";
+import { contextPointer, runtimePointer } from "./layout";
+import { LogCollector } from "./logs";
+import { buildPrelude, type PreludeExtension } from "./prelude";
+import type { SandboxError } from "./types";
+
+/** An async capability the host lends to a hook (request hooks, plugins). */
+export type HostCall = (input: Json) => Promise<Json>;
+
+export interface SessionOptions {
+  extensions: readonly PreludeExtension[];
+  fuel: number;
+  hostCalls?: Readonly<Record<string, HostCall>>;
+}
+
+type ApiArg = string | number | boolean | QuickJSHandle;
+
+interface ErrorDescription {
+  kind: "error" | "value" | "null";
+  name: string;
+  message: string;
+  engine: "" | "stack" | "memory";
+}
+
+const preludeCache = new Map<string, string>();
+function preludeFor(extensions: readonly PreludeExtension[]): string {
+  const key = extensions.map((e) => e.name).join("+");
+  let source = preludeCache.get(key);
+  if (source === undefined) {
+    source = buildPrelude(extensions);
+    preludeCache.set(key, source);
+  }
+  return source;
+}
+
+export class Session {
+  readonly logs = new LogCollector();
+  readonly meter: FuelMeter;
+  private readonly handles: QuickJSHandle[] = [];
+  private readonly deferreds = new Set<QuickJSDeferredPromise>();
+  private readonly inflight = new Set<Promise<void>>();
+  private api: QuickJSHandle | undefined;
+  private closed = false;
+
+  /** The hook's own budget (the meter's may grow by platform allowances). */
+  readonly budget: number;
+
+  private constructor(
+    readonly engine: Engine,
+    readonly runtime: QuickJSRuntime,
+    readonly context: QuickJSContext,
+    fuel: number,
+  ) {
+    this.budget = fuel;
+    this.meter = new FuelMeter(fuel, engine, contextPointer(context), runtimePointer(runtime));
+  }
+
+  static open(engine: Engine, options: SessionOptions): Session {
+    const runtime = engine.module.newRuntime();
+    let context: QuickJSContext;
+    try {
+      runtime.setMemoryLimit(LIMITS.invocationMemoryBytes);
+      runtime.setMaxStackSize(LIMITS.stackBytes);
+      context = runtime.newContext();
+    } catch (error) {
+      runtime.dispose();
+      throw error;
+    }
+    const session = new Session(engine, runtime, context, options.fuel);
+    try {
+      runtime.setInterruptHandler(() => session.meter.onInterrupt());
+      session.installPrelude(options);
+    } catch (error) {
+      session.close();
+      throw error;
+    }
+    return session;
+  }
+
+  private keep(handle: QuickJSHandle): QuickJSHandle {
+    this.handles.push(handle);
+    return handle;
+  }
+
+  private installPrelude(options: SessionOptions): void {
+    const ctx = this.context;
+    const evaluated = ctx.evalCode(preludeFor(options.extensions), "prelude.js", { type: "global", strict: true });
+    if (evaluated.error) throw this.failureFrom(evaluated.error, "the sandbox prelude failed");
+    const preludeFn = this.keep(evaluated.value);
+    const host = this.keep(ctx.newObject());
+    const define = (name: string, fn: (...args: QuickJSHandle[]) => QuickJSHandle) => {
+      const handle = ctx.newFunction(name, fn);
+      ctx.setProp(host, name, handle);
+      handle.dispose();
+    };
+    define("lease", (amount) => ctx.newNumber(this.meter.lease(ctx.getNumber(amount))));
+    define("log", (level, message, data) =>
+      ctx.newString(this.logs.add(ctx.getString(level), ctx.getString(message), ctx.getString(data))),
+    );
+    define("base64Encode", (value) => ctx.newString(base64EncodeUtf8(ctx.getString(value))));
+    define("base64Decode", (value) => {
+      const decoded = base64DecodeUtf8(ctx.getString(value));
+      return ctx.newString(decoded instanceof Error ? "E" + decoded.message : "V" + decoded);
+    });
+    define("call", (name, input) => this.startHostCall(ctx.getString(name), ctx.getString(input), options));
+    for (const [name, value] of [
+      ["logDataChars", LIMITS.logDataBytes],
+      ["logMessageChars", LIMITS.logMessageChars],
+    ] as const) {
+      const handle = ctx.newNumber(value);
+      ctx.setProp(host, name, handle);
+      handle.dispose();
+    }
+    const api = ctx.callFunction(preludeFn, ctx.undefined, host);
+    if (api.error) throw this.failureFrom(api.error, "the sandbox prelude failed");
+    this.api = this.keep(api.value);
+  }
+
+  private startHostCall(name: string, inputText: string, options: SessionOptions): QuickJSHandle {
+    const ctx = this.context;
+    const deferred = ctx.newPromise();
+    this.deferreds.add(deferred);
+    const hostCall = options.hostCalls?.[name];
+    const settled = (async () => {
+      try {
+        if (!hostCall) throw new Error(`no host capability named ${JSON.stringify(name)}`);
+        const value = await hostCall(JSON.parse(inputText) as Json);
+        if (this.closed) return;
+        const handle = ctx.newString(JSON.stringify(value));
+        deferred.resolve(handle);
+        handle.dispose();
+      } catch (error) {
+        if (this.closed) return;
+        const handle = ctx.newError(error instanceof Error ? error.message : String(error));
+        deferred.reject(handle);
+        handle.dispose();
+      }
+    })();
+    const tracked: Promise<void> = settled.finally(() => {
+      this.inflight.delete(tracked);
+      if (!this.closed) {
+        this.deferreds.delete(deferred);
+        deferred.dispose();
+      }
+    });
+    this.inflight.add(tracked);
+    return deferred.handle.dup();
+  }
+
+  /** Calls an api helper; the caller owns the returned handle. */
+  private callApi(name: string, args: readonly ApiArg[]): QuickJSHandle {
+    const ctx = this.context;
+    const api = this.api;
+    if (!api) throw new Error("sandbox session has no prelude");
+    const owned: QuickJSHandle[] = [];
+    try {
+      const fn = ctx.getProp(api, name);
+      owned.push(fn);
+      const handles = args.map((arg) => {
+        if (typeof arg === "object") return arg;
+        const handle =
+          typeof arg === "string" ? ctx.newString(arg) : typeof arg === "number" ? ctx.newNumber(arg) : arg ? ctx.true : ctx.false;
+        owned.push(handle);
+        return handle;
+      });
+      const result = ctx.callFunction(fn, ctx.undefined, handles);
+      if (result.error) throw this.failureFrom(result.error);
+      return result.value;
+    } finally {
+      for (const handle of owned) handle.dispose();
+    }
+  }
+
+  callApiText(name: string, args: readonly ApiArg[]): string {
+    const handle = this.callApi(name, args);
+    try {
+      return this.context.getString(handle);
+    } finally {
+      handle.dispose();
+    }
+  }
+
+  /** Fix the call's clock and random seed, then start charging the hook. */
+  begin(nowMs: number, seed: string): void {
+    this.callApi("setCall", [nowMs, seed]).dispose();
+    this.callApi("unspentFuel", []).dispose();
+    this.meter.begin();
+  }
+
+  /** Runs the compiled module's top level. */
+  evaluate(code: string): void {
+    const result = this.context.evalCode(code, "hook.js", { type: "global" });
+    if (result.error) throw this.failureFrom(result.error);
+    result.value.dispose();
+  }
+
+  /** Calls the export at `path` with arguments built in the sandbox from `input`; returns the settled JSON. */
+  async invoke(path: readonly string[], builder: string, input: Json, label: string): Promise<Json> {
+    const problem = this.callApiText("resolveExport", [JSON.stringify(path)]);
+    if (problem !== "") throw fail("hook_invalid_module", problem);
+    const returned = this.callApi("invoke", [builder, JSON.stringify(input)]);
+    const value = await this.settle(returned);
+    try {
+      return this.toJson(value, label, LIMITS.outputBytes);
+    } finally {
+      value.dispose();
+    }
+  }
+
+  /** Strict JSON of a sandbox value, bounded by `maxBytes` of UTF-8. */
+  toJson(value: QuickJSHandle, label: string, maxBytes: number): Json {
+    this.meter.extend(maxBytes * FUEL.outputAllowancePerByte);
+    const text = this.callApiText("serialize", [value, label, maxBytes]);
+    if (text === "L") throw fail("hook_output_too_large", `${label} is larger than ${maxBytes} bytes of JSON`);
+    if (text.startsWith("E")) throw fail("hook_invalid_return", text.slice(1));
+    const json = text.slice(1);
+    const bytes = utf8Bytes(json);
+    if (bytes > maxBytes) throw fail("hook_output_too_large", `${label} is ${bytes} bytes of JSON, over the limit of ${maxBytes}`);
+    return JSON.parse(json) as Json;
+  }
+
+  private async settle(handle: QuickJSHandle): Promise<QuickJSHandle> {
+    const ctx = this.context;
+    let current = handle;
+    try {
+      for (;;) {
+        const state = ctx.getPromiseState(current);
+        if (state.type === "fulfilled") {
+          if (state.notAPromise) return current;
+          current.dispose();
+          current = state.value;
+          return current;
+        }
+        if (state.type === "rejected") throw this.failureFrom(state.error);
+        if (this.runtime.hasPendingJob()) {
+          const ran = this.runtime.executePendingJobs();
+          if (ran.error) throw this.failureFrom(ran.error);
+          if (this.meter.exhausted) throw this.timeout();
+          continue;
+        }
+        // Only the host's own capabilities can still settle it; wait for one.
+        if (this.inflight.size > 0) {
+          await Promise.race(this.inflight);
+          continue;
+        }
+        throw fail("hook_invalid_return", "the hook returned a promise that never settled");
+      }
+    } catch (error) {
+      if (current.alive) current.dispose();
+      throw error;
+    }
+  }
+
+  private timeout(): SandboxFailure {
+    return fail("hook_timeout", `the hook used its whole fuel budget (${this.budget} units)`);
+  }
+
+  /** Fails the invocation for a limit that was hit even if the hook caught the error. */
+  checkSticky(): void {
+    if (this.meter.exhausted) throw this.timeout();
+    if (this.logs.violation !== null) throw fail("hook_log_limit", this.logs.violation);
+  }
+
+  /** True when an allocation failure is plausible: the wasm cap or the runtime's limit is (nearly) reached. */
+  underMemoryPressure(): boolean {
+    const runtimeBytes = this.meter.liveAllocations() * 8;
+    return nearMemoryCap(this.engine) || runtimeBytes + 64 * 1024 >= LIMITS.invocationMemoryBytes;
+  }
+
+  /** Classifies a thrown sandbox value (consumes the handle). */
+  failureFrom(errorHandle: QuickJSHandle, fallback?: string): SandboxFailure {
+    let described: ErrorDescription | null = null;
+    try {
+      if (!this.meter.exhausted && this.api) {
+        described = JSON.parse(this.callApiTextRaw("describeError", errorHandle)) as ErrorDescription;
+      }
+    } catch (error) {
+      if (!(error instanceof SandboxFailure)) throw error;
+    } finally {
+      errorHandle.dispose();
+    }
+    return new SandboxFailure(this.classify(described, fallback));
+  }
+
+  // describeError without classification, so a failure inside it cannot recurse.
+  private callApiTextRaw(name: string, arg: QuickJSHandle): string {
+    const ctx = this.context;
+    const api = this.api;
+    if (!api) throw fail("hook_threw", "no api");
+    const fn = ctx.getProp(api, name);
+    try {
+      const result = ctx.callFunction(fn, ctx.undefined, arg);
+      if (result.error) {
+        result.error.dispose();
+        throw fail("hook_threw", "unreadable error");
+      }
+      return ctx.getString(result.value);
+    } finally {
+      fn.dispose();
+    }
+  }
+
+  private classify(described: ErrorDescription | null, fallback?: string): SandboxError {
+    if (this.meter.exhausted) return this.timeout().error;
+    if (this.logs.violation !== null) return { code: "hook_log_limit", message: this.logs.violation };
+    const outOfMemory = { code: "hook_out_of_memory", message: "the hook ran out of memory" } as const;
+    if (described === null) {
+      return this.underMemoryPressure() ? outOfMemory : { code: "hook_threw", message: fallback ?? "the hook threw a value that could not be read" };
+    }
+    if (described.engine === "stack") {
+      return { code: "hook_stack_overflow", message: `the hook exceeded the ${LIMITS.stackBytes}-byte stack (too deep recursion)` };
+    }
+    // The engine's own OOM error (real InternalError, own data message) is
+    // trusted; a thrown null only counts as OOM when memory is actually short.
+    if (described.engine === "memory") return outOfMemory;
+    if (described.kind === "null" && this.underMemoryPressure()) return outOfMemory;
+    if (described.kind === "error" && described.name === "InternalError" && described.message === "interrupted") {
+      return this.timeout().error;
+    }
+    const text = described.kind === "error" ? `${described.name}: ${described.message}` : `threw ${described.message}`;
+    return { code: "hook_threw", message: fallback ? `${fallback}: ${text}` : text };
+  }
+
+  /** Stops charging and returns the fuel the hook used. */
+  finish(): number {
+    if (!this.closed && this.api) {
+      this.meter.finish();
+      try {
+        const rest = this.callApi("unspentFuel", []);
+        this.meter.refund(this.context.getNumber(rest));
+        rest.dispose();
+      } catch (error) {
+        if (!(error instanceof SandboxFailure)) throw error;
+      }
+    }
+    // An exhausted hook used the whole budget, whatever it had leased but not spent.
+    return this.meter.exhausted ? Math.max(this.meter.used, this.budget) : this.meter.used;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const deferred of this.deferreds) deferred.dispose();
+    this.deferreds.clear();
+    for (const handle of this.handles.splice(0).reverse()) if (handle.alive) handle.dispose();
+    this.runtime.removeInterruptHandler();
+    this.context.dispose();
+    this.runtime.dispose();
+  }
+}

@@ -1,0 +1,23 @@
+// The identity of an upstream tool definition: what a changed-definition
+// review compares and what a deployment records it was compiled against.
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolDefinition } from "../db/schema-services";
+import { canonicalJson, sha256Hex } from "../hooks/canonical-json";
+
+/** The hashed fields of a `tools/list` entry; other fields (title, annotations, icons) are not part of it. */
+export function toolDefinition(tool: Tool): ToolDefinition {
+  const definition: ToolDefinition = { name: tool.name, inputSchema: { ...tool.inputSchema } };
+  if (tool.description !== undefined) definition.description = tool.description;
+  if (tool.outputSchema !== undefined) definition.outputSchema = { ...tool.outputSchema };
+  return definition;
+}
+
+/** Lower-case hex SHA-256 of the canonical JSON of `{ name, description, inputSchema, outputSchema }`. */
+export function definitionHash(definition: ToolDefinition): Promise<string> {
+  const { name, description, inputSchema, outputSchema } = definition;
+  return sha256Hex(canonicalJson({ name, description, inputSchema, outputSchema }));
+}
+
+/** UTF-8 size of a definition's JSON text (definitions are stored whole in one D1 row). */
+export const definitionBytes = (definition: ToolDefinition): number =>
+  new TextEncoder().encode(JSON.stringify(definition)).byteLength;

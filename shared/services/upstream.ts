@@ -1,0 +1,79 @@
+// Talking to an upstream MCP server (Streamable HTTP) with the official SDK client.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
+import { err, ok, type Result } from "../result";
+
+/** Bounds on one `tools/list` walk, so a misbehaving upstream cannot hold a request forever. */
+export const UPSTREAM_LIMITS = {
+  /** Per MCP request (initialize, each tools/list page). */
+  requestTimeoutMs: 15_000,
+  /** `nextCursor` pages followed before giving up. */
+  toolListPages: 50,
+  /** Tools one service may expose. */
+  toolsPerService: 1000,
+} as const;
+
+export type UpstreamError =
+  | { kind: "unreachable"; message: string }
+  | { kind: "too_many_pages"; pages: number }
+  | { kind: "too_many_tools"; tools: number }
+  | { kind: "duplicate_tool"; name: string };
+
+export interface UpstreamOptions {
+  /** Sent as `Authorization: Bearer <token>`. */
+  bearerToken?: string | null;
+}
+
+const CLIENT_INFO = { name: "rayrun-hooks", version: "1.0.0" };
+
+/** A connected SDK client; always `close()` it. */
+export async function connectUpstream(url: string, options: UpstreamOptions = {}): Promise<Client> {
+  const headers: Record<string, string> = {};
+  if (options.bearerToken) headers.authorization = `Bearer ${options.bearerToken}`;
+  // The SDK's default Ajv validator compiles with `new Function`, which workerd forbids.
+  const client = new Client(CLIENT_INFO, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  await client.connect(transport, { timeout: UPSTREAM_LIMITS.requestTimeoutMs });
+  return client;
+}
+
+const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** Every tool of the upstream's `tools/list`, following `nextCursor`. */
+export async function listUpstreamTools(
+  url: string,
+  options: UpstreamOptions = {},
+): Promise<Result<Tool[], UpstreamError>> {
+  let client: Client;
+  try {
+    client = await connectUpstream(url, options);
+  } catch (error) {
+    return err({ kind: "unreachable", message: describe(error) });
+  }
+  try {
+    const tools: Tool[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 1; ; page++) {
+      const result = await client.listTools(cursor === undefined ? undefined : { cursor }, {
+        timeout: UPSTREAM_LIMITS.requestTimeoutMs,
+      });
+      for (const tool of result.tools) {
+        if (seen.has(tool.name)) return err({ kind: "duplicate_tool", name: tool.name });
+        seen.add(tool.name);
+        tools.push(tool);
+      }
+      if (tools.length > UPSTREAM_LIMITS.toolsPerService)
+        return err({ kind: "too_many_tools", tools: tools.length });
+      if (!result.nextCursor) return ok(tools);
+      if (page >= UPSTREAM_LIMITS.toolListPages) return err({ kind: "too_many_pages", pages: page });
+      cursor = result.nextCursor;
+    }
+  } catch (error) {
+    return err({ kind: "unreachable", message: describe(error) });
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,44 @@
+// The JSON shapes of services and tools in API answers.
+import type { ServiceRow, ToolRow } from "./store";
+
+export const serviceView = (row: ServiceRow) => ({
+  uid: row.uid,
+  workspaceUid: row.workspaceUid,
+  name: row.name,
+  url: row.url,
+  payloadCapture: row.payloadCapture,
+  authorizationSecret: row.authorizationSecret,
+  legacy: row.legacy,
+  createdBy: row.createdBy,
+  createdAt: row.createdAt,
+  refreshedAt: row.refreshedAt,
+  deletedAt: row.deletedAt,
+  deletedBy: row.deletedBy,
+});
+
+export type ServiceView = ReturnType<typeof serviceView>;
+
+export const toolView = (row: ToolRow, service: Pick<ServiceRow, "uid" | "name">) => ({
+  uid: row.uid,
+  /** What clients call it; null while it is removed upstream or its service is deleted. */
+  name: row.publicName,
+  upstreamName: row.upstreamName,
+  serviceUid: service.uid,
+  serviceName: service.name,
+  /** The hook context's connection id is the service uid (DESIGN §7). */
+  connectionId: service.uid,
+  description: row.description,
+  inputSchema: row.inputSchema,
+  outputSchema: row.outputSchema,
+  definitionHash: row.definitionHash,
+  reviewState: row.reviewState,
+  pendingHash: row.pendingHash,
+  pendingDefinition: row.pendingDefinition,
+  acceptedBy: row.acceptedBy,
+  acceptedAt: row.acceptedAt,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+  removedAt: row.removedAt,
+});
+
+export type ToolView = ReturnType<typeof toolView>;

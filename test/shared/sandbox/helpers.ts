@@ -1,0 +1,83 @@
+// Hand-written stand-ins for compiler output: esbuild's iife format with
+// globalName "__rayrunModule", so `__rayrunModule.default` is the default export.
+import { expect } from "vitest";
+import type { Json } from "../../../shared/json";
+import { runAdapterStage } from "../../../shared/sandbox";
+import type { InvocationReport, ToolCallContext, SandboxErrorCode } from "../../../shared/sandbox/types";
+
+export const moduleCode = (body: string): string => `var __rayrunModule = (() => {\n${body}\n})();`;
+
+/** An adapter whose definition object literal has the given members. */
+export const adapterCode = (members: string): string =>
+  moduleCode(`return { default: defineToolAdapter({ apiVersion: "rayrun.hooks/v1", ${members} }) };`);
+
+/** An adapter with only a `before` stage running `body`. */
+export const beforeCode = (body: string): string =>
+  adapterCode(`before({ arguments: args, context }) {\n${body}\n}`);
+
+export const CONTINUE = `return { action: "continue", arguments: {} };`;
+
+export const SEED_ADAPTER = adapterCode(`
+  publicContract: {
+    description: "Search public release notes",
+    inputSchema: {
+      type: "object",
+      properties: { query: { type: "string" } },
+      required: ["query"],
+      additionalProperties: false,
+    },
+  },
+  before({ arguments: args, context }) {
+    context.log.info("Preparing search", { query: args.query });
+    const prefix = typeof context.config.prefix === "string" ? context.config.prefix : "";
+    return { action: "continue", arguments: { q: prefix + args.query } };
+  },
+  after({ result }) {
+    return { action: "return", result: { items: result.items } };
+  },
+`);
+
+export const testContext = (overrides: Partial<ToolCallContext> = {}): ToolCallContext => ({
+  calledAt: "2026-03-04T05:06:07.089Z",
+  requestId: "req_0001",
+  workspaceUid: "ws_1",
+  connectionId: "svc_1",
+  toolUid: "tool_1",
+  toolName: "search_release_notes",
+  config: { prefix: "release: " },
+  ...overrides,
+});
+
+export const runBefore = (code: string, args: Json = {}, context: ToolCallContext = testContext()) =>
+  runAdapterStage({ code, stage: "before", context, arguments: args });
+
+export const runAfter = (code: string, result: Json, context: ToolCallContext = testContext()) =>
+  runAdapterStage({ code, stage: "after", context, result });
+
+export function expectOk<T>(report: InvocationReport<T>): T {
+  if (!report.outcome.ok) throw new Error(`expected success, got ${JSON.stringify(report.outcome.error)}`);
+  return report.outcome.value;
+}
+
+export function expectFailure<T>(report: InvocationReport<T>, code: SandboxErrorCode, message?: RegExp): void {
+  expect(report.outcome.ok ? { ok: true } : report.outcome.error.code, JSON.stringify(report.outcome)).toBe(code);
+  if (message && !report.outcome.ok) expect(report.outcome.error.message).toMatch(message);
+}
+
+/** The seed adapter still works: nothing a previous hook did leaked into this call. */
+export async function expectNextCallHealthy(): Promise<void> {
+  const report = await runBefore(SEED_ADAPTER, { query: "v2" });
+  expect(report.outcome).toEqual({ ok: true, value: { action: "continue", arguments: { q: "release: v2" } } });
+  expect(report.logs).toEqual([{ level: "info", message: "Preparing search", data: { query: "v2" } }]);
+}
+
+/** The value a `before` stage hands back through `arguments`, for probing the environment. */
+export async function probe(expression: string, context?: ToolCallContext): Promise<Json> {
+  const report = await runBefore(beforeCode(`return { action: "continue", arguments: { value: (${expression}) } };`), {}, context);
+  const value = expectOk(report);
+  if (value.action !== "continue") throw new Error("unexpected action");
+  return (value.arguments as { value: Json }).value;
+}
+
+export const runAdapterStageAfterWithArgs = (code: string, args: Json, result: Json) =>
+  runAdapterStage({ code, stage: "after", context: testContext(), arguments: args, result });

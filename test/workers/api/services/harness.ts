@@ -1,0 +1,113 @@
+// Helpers for the service and tool route tests.
+import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+import { call as callWorker, json } from "../../../helpers/api";
+
+/** A request to the API as a client sends it. */
+export const call = callWorker;
+
+/** A fresh, independent upstream MCP server (official SDK) for one test. */
+export function newUpstream() {
+  const id = crypto.randomUUID();
+  const base = `http://upstream.test/${id}`;
+  const control = async (action: string, body: unknown) => {
+    const res = await fetch(`${base}/${action}`, { method: "POST", body: JSON.stringify(body) });
+    expect(res.status).toBe(200);
+  };
+  return {
+    url: `${base}/mcp`,
+    variant: (variant: "v1" | "v2") => control("_variant", { variant }),
+    hide: (tools: string[]) => control("_hide", { tools }),
+    pageSize: (pageSize: number | null) => control("_pageSize", { pageSize }),
+    extraTools: (count: number) => control("_extraTools", { count }),
+    calls: async () => (await fetch(`${base}/_calls`)).json<unknown[]>(),
+  };
+}
+
+export interface ServiceBody {
+  uid: string;
+  name: string;
+  url: string;
+  payloadCapture: boolean;
+  authorizationSecret: string | null;
+  legacy: boolean;
+  createdBy: string;
+  refreshedAt: string | null;
+  deletedAt: string | null;
+  deletedBy: string | null;
+}
+
+export interface ToolBody {
+  uid: string;
+  name: string | null;
+  upstreamName: string;
+  serviceUid: string;
+  serviceName: string;
+  connectionId: string;
+  description: string | null;
+  inputSchema: Record<string, unknown>;
+  outputSchema: Record<string, unknown> | null;
+  definitionHash: string;
+  reviewState: "accepted" | "review_required";
+  pendingHash: string | null;
+  pendingDefinition: Record<string, unknown> | null;
+  acceptedBy: string | null;
+  removedAt: string | null;
+  serviceDeleted?: boolean;
+}
+
+export interface RefreshBody {
+  service: ServiceBody;
+  added: string[];
+  changed: string[];
+  removed: string[];
+  unchanged: string[];
+  tools: ToolBody[];
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export async function createService(
+  ws: string,
+  body: { name: string; url: string; payloadCapture?: boolean; authorizationSecret?: string },
+  key?: string,
+) {
+  return json<ServiceBody>(await call("POST", `/v1/workspaces/${ws}/services`, { body, key }), 201);
+}
+
+export async function refresh(ws: string, svc: string, key?: string) {
+  return json<RefreshBody>(await call("POST", `/v1/workspaces/${ws}/services/${svc}/refresh`, { key }), 200);
+}
+
+/** Every tool of the workspace's list, following cursors. */
+export async function listTools(ws: string, query = "", key?: string): Promise<ToolBody[]> {
+  const all: ToolBody[] = [];
+  let cursor: string | null = null;
+  do {
+    const params = new URLSearchParams(query);
+    params.set("limit", "2");
+    if (cursor !== null) params.set("cursor", cursor);
+    const page: Page<ToolBody> = await json<Page<ToolBody>>(
+      await call("GET", `/v1/workspaces/${ws}/tools?${params.toString()}`, { key }),
+      200,
+    );
+    all.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor !== null);
+  return all;
+}
+
+export const byName = <T extends { upstreamName: string }>(tools: readonly T[]): Record<string, T> =>
+  Object.fromEntries(tools.map((t) => [t.upstreamName, t]));
+
+/** Every stored row of a workspace's services and tools, to compare before and after a refused request. */
+export async function snapshot(ws: string): Promise<string> {
+  const rows = async (table: string) =>
+    (await env.DB.prepare(`select * from ${table} where workspace_uid = ? order by uid`).bind(ws).all())
+      .results;
+  const [services, tools] = await Promise.all([rows("services"), rows("tools")]);
+  return JSON.stringify({ services, tools });
+}

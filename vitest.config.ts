@@ -1,0 +1,39 @@
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+import { createUpstreams } from "./dev/upstream/server.ts";
+
+// Upstream MCP servers for tests: a real official-SDK server, run on the Node
+// side and reached through miniflare's outbound service at http://upstream.test/<id>/mcp.
+const upstreams = createUpstreams();
+const BOOTSTRAP_KEY = "test-bootstrap-key";
+// wrangler checks the config's required secrets against the environment.
+process.env.RAYRUN_BOOTSTRAP_KEY = BOOTSTRAP_KEY;
+
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations("./migrations");
+  return {
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: "./workers/api/wrangler.jsonc" },
+        miniflare: {
+          bindings: { RAYRUN_BOOTSTRAP_KEY: BOOTSTRAP_KEY, TEST_MIGRATIONS: migrations },
+          // Tests exercise the gateway by importing its app, not through this binding.
+          outboundService: (request: Request) =>
+            new URL(request.url).hostname === "upstream.test"
+              ? upstreams(request)
+              : new Response("tests never reach the internet", { status: 599 }),
+          serviceBindings: {
+            GATEWAY: () => new Response("gateway is not bound in tests", { status: 501 }),
+          },
+        },
+      }),
+    ],
+    test: {
+      include: ["test/**/*.test.ts"],
+      // The CLI's tests run in Node against a dev server: vitest.cli.config.ts.
+      exclude: ["test/cli/**"],
+      setupFiles: ["./test/setup.ts"],
+      testTimeout: 30_000,
+    },
+  };
+});

@@ -1,0 +1,42 @@
+import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { ProblemException, problemResponse } from "../../shared/http/problem";
+import { compileRoutes } from "./routes/compile";
+import { hookRoutes } from "./routes/hooks";
+import { limitsRoutes } from "./routes/limits";
+import { openapiRoutes } from "./routes/openapi";
+import { runRoutes } from "./routes/run";
+import { serviceRoutes } from "./routes/services";
+import { toolRoutes } from "./routes/tools";
+import { workspaceRoutes } from "./routes/workspaces";
+import type { ApiEnv } from "./types";
+
+export const app = new Hono<ApiEnv>();
+
+app.route("/v1", limitsRoutes);
+app.route("/v1", openapiRoutes);
+app.route("/v1", compileRoutes);
+app.route("/v1", runRoutes);
+app.route("/v1", workspaceRoutes);
+app.route("/v1", serviceRoutes);
+app.route("/v1", toolRoutes);
+app.route("/v1", hookRoutes);
+
+// Locally one port serves everything: the data plane lives in the gateway Worker.
+app.all("/mcp/*", (c) => c.env.GATEWAY.fetch(c.req.raw));
+app.all("/llm/*", (c) => c.env.GATEWAY.fetch(c.req.raw));
+
+app.notFound((c) =>
+  problemResponse({ code: "not_found", detail: `No route for ${c.req.method} ${new URL(c.req.url).pathname}.` }),
+);
+
+app.onError((error) => {
+  if (error instanceof ProblemException) return problemResponse(error.problem);
+  if (error instanceof HTTPException && error.status < 500) {
+    // Hono's own guards (e.g. malformed headers) carry no stable code of ours.
+    return problemResponse({ code: "invalid_request", detail: "The request is not valid." });
+  }
+  // Details stay in the logs; clients get a generic body.
+  console.error("unhandled error", error);
+  return problemResponse({ code: "internal_error", detail: "Something went wrong on our side." });
+});

@@ -1,0 +1,54 @@
+import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import { bearerToken } from "../../../shared/auth/keys";
+import { allows, type Principal, type Scope } from "../../../shared/auth/principal";
+import { resolvePrincipal } from "../../../shared/auth/resolve";
+import { ProblemException } from "../../../shared/http/problem";
+import type { ApiEnv } from "../types";
+
+async function authenticate(c: Context<ApiEnv>): Promise<Principal> {
+  const token = bearerToken(c.req.header("authorization"));
+  if (token === null) {
+    throw new ProblemException({
+      code: "unauthorized",
+      detail: "Send the key as Authorization: Bearer <key>.",
+      headers: { "www-authenticate": 'Bearer realm="rayrun"' },
+    });
+  }
+  const principal = await resolvePrincipal(c.env, token);
+  if (principal === null) {
+    throw new ProblemException({
+      code: "unauthorized",
+      detail: "The API key is not valid or has been revoked.",
+      headers: { "www-authenticate": 'Bearer realm="rayrun", error="invalid_token"' },
+    });
+  }
+  return principal;
+}
+
+/**
+ * Authenticates the caller and requires `scope`. On routes with a `:ws`
+ * parameter a workspace key must belong to that workspace.
+ */
+export const requireScope = (scope: Scope) =>
+  createMiddleware<ApiEnv>(async (c, next) => {
+    const principal = await authenticate(c);
+    if (!allows(principal, scope, c.req.param("ws"))) {
+      throw new ProblemException({
+        code: "forbidden",
+        detail: `This route needs a key with the ${scope} scope for this workspace.`,
+      });
+    }
+    c.set("principal", principal);
+    await next();
+  });
+
+/** Platform-wide actions (creating workspaces) need the bootstrap key. */
+export const requirePlatformAdmin = createMiddleware<ApiEnv>(async (c, next) => {
+  const principal = await authenticate(c);
+  if (principal.kind !== "platform") {
+    throw new ProblemException({ code: "forbidden", detail: "This route needs the platform admin key." });
+  }
+  c.set("principal", principal);
+  await next();
+});

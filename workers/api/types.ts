@@ -1,0 +1,6 @@
+import type { Principal } from "../../shared/auth/principal";
+
+export type ApiEnv = {
+  Bindings: Env;
+  Variables: { principal: Principal };
+};

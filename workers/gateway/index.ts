@@ -1,0 +1,5 @@
+import { gateway } from "./app";
+
+export default {
+  fetch: gateway.fetch,
+} satisfies ExportedHandler<Env>;
