@@ -17,3 +17,133 @@ CREATE TABLE `workspaces` (
 	`created_by` text NOT NULL,
 	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL
 );
+--> statement-breakpoint
+CREATE TABLE `services` (
+	`uid` text PRIMARY KEY NOT NULL,
+	`workspace_uid` text NOT NULL,
+	`name` text NOT NULL,
+	`url` text NOT NULL,
+	`payload_capture` integer DEFAULT false NOT NULL,
+	`authorization_secret` text,
+	`legacy` integer DEFAULT false NOT NULL,
+	`created_by` text NOT NULL,
+	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+	`refreshed_at` text,
+	`deleted_at` text,
+	`deleted_by` text,
+	FOREIGN KEY (`workspace_uid`) REFERENCES `workspaces`(`uid`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `services_workspace` ON `services` (`workspace_uid`);--> statement-breakpoint
+CREATE UNIQUE INDEX `services_live_name` ON `services` (`workspace_uid`,`name`) WHERE "services"."deleted_at" is null;--> statement-breakpoint
+CREATE TABLE `tools` (
+	`uid` text PRIMARY KEY NOT NULL,
+	`workspace_uid` text NOT NULL,
+	`service_uid` text NOT NULL,
+	`upstream_name` text NOT NULL,
+	`public_name` text,
+	`description` text,
+	`input_schema` text NOT NULL,
+	`output_schema` text,
+	`definition_hash` text NOT NULL,
+	`review_state` text DEFAULT 'accepted' NOT NULL,
+	`pending_hash` text,
+	`pending_definition` text,
+	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+	`updated_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) NOT NULL,
+	`accepted_by` text,
+	`accepted_at` text,
+	`removed_at` text,
+	FOREIGN KEY (`workspace_uid`) REFERENCES `workspaces`(`uid`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`service_uid`) REFERENCES `services`(`uid`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `tools_service_upstream_name` ON `tools` (`service_uid`,`upstream_name`);--> statement-breakpoint
+CREATE INDEX `tools_workspace` ON `tools` (`workspace_uid`);--> statement-breakpoint
+CREATE TABLE `hook_reset_events` (
+	`id` text PRIMARY KEY NOT NULL,
+	`workspace_uid` text NOT NULL,
+	`target` text NOT NULL,
+	`actor` text NOT NULL,
+	`at` text NOT NULL,
+	`versions_removed` integer NOT NULL,
+	`revisions_removed` integer NOT NULL,
+	FOREIGN KEY (`workspace_uid`) REFERENCES `workspaces`(`uid`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `hook_reset_events_target` ON `hook_reset_events` (`workspace_uid`,`target`);--> statement-breakpoint
+CREATE TABLE `hook_versions` (
+	`id` text PRIMARY KEY NOT NULL,
+	`workspace_uid` text NOT NULL,
+	`target` text NOT NULL,
+	`generation` integer NOT NULL,
+	`number` integer NOT NULL,
+	`source` text NOT NULL,
+	`config` text NOT NULL,
+	`formatted` integer NOT NULL,
+	`bytes` integer NOT NULL,
+	`content_hash` text NOT NULL,
+	`actor` text NOT NULL,
+	`key_id` text NOT NULL,
+	`channel` text NOT NULL,
+	`note` text,
+	`restored_from` integer,
+	`created_at` text NOT NULL,
+	FOREIGN KEY (`workspace_uid`) REFERENCES `workspaces`(`uid`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `hook_versions_number` ON `hook_versions` (`workspace_uid`,`target`,`generation`,`number`);--> statement-breakpoint
+CREATE TABLE `hook_pointer_events` (
+	`id` text PRIMARY KEY NOT NULL,
+	`workspace_uid` text NOT NULL,
+	`target` text NOT NULL,
+	`channel` text NOT NULL,
+	`action` text NOT NULL,
+	`revision_id` text,
+	`previous_revision_id` text,
+	`actor` text NOT NULL,
+	`at` text NOT NULL,
+	FOREIGN KEY (`workspace_uid`) REFERENCES `workspaces`(`uid`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `hook_pointer_events_target` ON `hook_pointer_events` (`workspace_uid`,`target`);--> statement-breakpoint
+CREATE TABLE `hook_revisions` (
+	`id` text PRIMARY KEY NOT NULL,
+	`workspace_uid` text NOT NULL,
+	`target` text NOT NULL,
+	`generation` integer NOT NULL,
+	`version` integer NOT NULL,
+	`code_hash` text NOT NULL,
+	`code_key` text NOT NULL,
+	`compiled_bytes` integer NOT NULL,
+	`public_contract` text,
+	`stages` text NOT NULL,
+	`config` text NOT NULL,
+	`definition_hash` text NOT NULL,
+	`actor` text NOT NULL,
+	`key_id` text NOT NULL,
+	`created_at` text NOT NULL,
+	FOREIGN KEY (`workspace_uid`) REFERENCES `workspaces`(`uid`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `hook_revisions_target` ON `hook_revisions` (`workspace_uid`,`target`,`generation`);--> statement-breakpoint
+CREATE UNIQUE INDEX `hook_revisions_identity` ON `hook_revisions` (`workspace_uid`,`target`,`generation`,`version`,`code_hash`,`definition_hash`);--> statement-breakpoint
+CREATE TABLE `hook_test_runs` (
+	`id` text PRIMARY KEY NOT NULL,
+	`workspace_uid` text NOT NULL,
+	`target` text NOT NULL,
+	`generation` integer NOT NULL,
+	`version` integer NOT NULL,
+	`stage` text NOT NULL,
+	`input` text NOT NULL,
+	`report` text NOT NULL,
+	`ok` integer NOT NULL,
+	`code` text,
+	`counts` integer NOT NULL,
+	`actor` text NOT NULL,
+	`key_id` text NOT NULL,
+	`created_at` text NOT NULL,
+	FOREIGN KEY (`workspace_uid`) REFERENCES `workspaces`(`uid`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `hook_test_runs_version` ON `hook_test_runs` (`workspace_uid`,`target`,`generation`,`version`);

@@ -27,8 +27,12 @@ export const LIMITS = {
   sandboxMemoryBytes: 32 * MiB,
   /** QuickJS heap limit of one invocation's runtime. */
   invocationMemoryBytes: 8 * MiB,
-  /** Native stack available to one invocation. */
-  stackBytes: 256 * KiB,
+  /**
+   * Native stack available to one invocation (~300 simple JS frames). Kept
+   * small because every error's backtrace walks all frames; see FUEL in
+   * shared/sandbox/fuel.ts.
+   */
+  stackBytes: 64 * KiB,
   /** JSON size of the value a stage returns. */
   outputBytes: 256 * KiB,
   /** Log entries one invocation may emit. */

@@ -34,3 +34,4 @@ export const apiKeys = sqliteTable(
 
 export * from "./schema-services";
 export * from "./schema-hooks";
+export * from "./schema-deploy";

@@ -8,6 +8,8 @@ const PROBLEMS = {
   not_found: { status: 404, title: "Not found" },
   method_not_allowed: { status: 405, title: "Method not allowed" },
   conflict: { status: 409, title: "Conflict" },
+  not_tested: { status: 409, title: "The version has no successful test run" },
+  incompatible_revision: { status: 409, title: "The revision does not match the tool's current definition" },
   precondition_failed: { status: 412, title: "The resource has changed" },
   payload_too_large: { status: 413, title: "The body is too large" },
   allowance_exceeded: { status: 413, title: "A workspace byte allowance is exhausted" },

@@ -27,12 +27,15 @@ export const FUEL = {
   /** Extra fuel per output byte for serialising a stage's result (see FuelMeter.extend). */
   outputAllowancePerByte: 8,
   /**
-   * Stack depth (bytes of wasm stack below top level) at which a step costs
-   * twice as much; the price grows with the square of depth. Creating any
-   * error walks every frame for its backtrace (~40 steps' worth of time per
-   * frame, measured), so error loops deep in recursion must pay for it.
+   * Creating any error walks every frame for its backtrace (measured: ~160
+   * steps' worth of time plus ~40-65 per frame), so steps are priced by stack
+   * depth: one extra step per this many bytes of wasm stack (~1.2 frames)
+   * beyond the first few frames. With LIMITS.stackBytes this bounds error loops
+   * deep in recursion to ~20x their fuel, while climbing to the stack limit
+   * still fits the budget (so deep recursion reports hook_stack_overflow).
    */
-  stackBytesPerExtraStepCost: 2048,
+  stackBytesPerExtraStepCost: 256,
+  freeStackBytes: 1024,
   /** Steps allowed for our own set-up code (prelude), never charged to the hook. */
   setupSteps: 20_000_000,
 } as const;
@@ -83,8 +86,8 @@ export class FuelMeter {
 
   private weight(): number {
     const extra = this.liveAllocations() - this.baseAllocs;
-    const depth = this.stackDepthBytes() / FUEL.stackBytesPerExtraStepCost;
-    return 1 + (extra > 0 ? extra / FUEL.allocsPerExtraStepCost : 0) + depth * depth;
+    const deep = this.stackDepthBytes() - FUEL.freeStackBytes;
+    return 1 + (extra > 0 ? extra / FUEL.allocsPerExtraStepCost : 0) + (deep > 0 ? deep / FUEL.stackBytesPerExtraStepCost : 0);
   }
 
   /**

@@ -281,7 +281,7 @@ export class Session {
     let described: ErrorDescription | null = null;
     try {
       if (!this.meter.exhausted && this.api) {
-        described = JSON.parse(this.callApiTextRaw("describeError", errorHandle)) as ErrorDescription;
+        described = this.describeRaw(errorHandle);
       }
     } catch (error) {
       if (!(error instanceof SandboxFailure)) throw error;
@@ -291,19 +291,38 @@ export class Session {
     return new SandboxFailure(this.classify(described, fallback));
   }
 
-  // describeError without classification, so a failure inside it cannot recurse.
-  private callApiTextRaw(name: string, arg: QuickJSHandle): string {
+  // describeError without classification, so a failure inside it cannot
+  // recurse; the record has a null prototype and is read field by field (no
+  // JSON round trip, which vandalised prototypes could break).
+  private describeRaw(errorHandle: QuickJSHandle): ErrorDescription {
     const ctx = this.context;
     const api = this.api;
     if (!api) throw fail("hook_threw", "no api");
-    const fn = ctx.getProp(api, name);
+    const fn = ctx.getProp(api, "describeError");
     try {
-      const result = ctx.callFunction(fn, ctx.undefined, arg);
+      const result = ctx.callFunction(fn, ctx.undefined, errorHandle);
       if (result.error) {
         result.error.dispose();
         throw fail("hook_threw", "unreadable error");
       }
-      return ctx.getString(result.value);
+      const field = (name: string): string => {
+        const handle = ctx.getProp(result.value, name);
+        try {
+          return ctx.typeof(handle) === "string" ? ctx.getString(handle) : "";
+        } finally {
+          handle.dispose();
+        }
+      };
+      try {
+        return {
+          kind: field("kind") as ErrorDescription["kind"],
+          name: field("name"),
+          message: field("message"),
+          engine: field("engine") as ErrorDescription["engine"],
+        };
+      } finally {
+        result.value.dispose();
+      }
     } finally {
       fn.dispose();
     }

@@ -3,6 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import { ProblemException, problemResponse } from "../../shared/http/problem";
 import { compileRoutes } from "./routes/compile";
 import { hookRoutes } from "./routes/hooks";
+import { deploymentRoutes } from "./routes/deployments";
 import { limitsRoutes } from "./routes/limits";
 import { openapiRoutes } from "./routes/openapi";
 import { runRoutes } from "./routes/run";
@@ -21,6 +22,7 @@ app.route("/v1", workspaceRoutes);
 app.route("/v1", serviceRoutes);
 app.route("/v1", toolRoutes);
 app.route("/v1", hookRoutes);
+app.route("/v1", deploymentRoutes);
 
 // Locally one port serves everything: the data plane lives in the gateway Worker.
 app.all("/mcp/*", (c) => c.env.GATEWAY.fetch(c.req.raw));

@@ -18,7 +18,7 @@ const defineToolAdapter = function defineToolAdapter(definition) {
   const copy = objCreate(ObjectProto);
   for (let i = 0; i < ADAPTER_KEYS.length; i++) {
     const key = ADAPTER_KEYS[i];
-    if (hasOwn(definition, key)) defineProp(copy, key, { value: definition[key], enumerable: true });
+    if (hasOwn(definition, key)) defineProp(copy, key, descriptor(definition[key], true, false, false));
   }
   objFreeze(copy);
   apply(weakSetAdd, adapterBrand, [copy]);
@@ -48,7 +48,7 @@ api.inspectAdapter = (contractChars) => {
     const desc = getOwnDesc(exportsObject, key);
     if (desc === undefined || !desc.enumerable) continue;
     if (key === "default") hasDefault = true;
-    else defineProp(extra, extra.length, { value: toStr(key), enumerable: true, configurable: true, writable: true });
+    else defineProp(extra, extra.length, descriptor(toStr(key), true, true, true));
   }
   if (extra.length > 0) return "Eonly a default export is allowed; also exported: " + apply(arrayJoin, extra, [", "]);
   if (!hasDefault) return "Ethe module has no default export; export default defineToolAdapter({...})";
@@ -114,15 +114,17 @@ builders.adapterStage = (input) => {
   const source = input.context;
   const context = objCreate(ObjectProto);
   const fields = ["calledAt", "requestId", "workspaceUid", "connectionId", "toolUid", "toolName"];
-  for (let i = 0; i < fields.length; i++) defineProp(context, fields[i], { value: hasOwn(source, fields[i]) ? source[fields[i]] : undefined, enumerable: true });
-  defineProp(context, "config", { value: deepFreeze(source.config), enumerable: true });
-  defineProp(context, "encoding", { value: encoding, enumerable: true });
-  defineProp(context, "log", { value: log, enumerable: true });
+  for (let i = 0; i < fields.length; i++) {
+    defineProp(context, fields[i], descriptor(hasOwn(source, fields[i]) ? source[fields[i]] : undefined, true, false, false));
+  }
+  defineProp(context, "config", descriptor(deepFreeze(source.config), true, false, false));
+  defineProp(context, "encoding", descriptor(encoding, true, false, false));
+  defineProp(context, "log", descriptor(log, true, false, false));
   objFreeze(context);
   const stageInput = objCreate(ObjectProto);
-  if (hasOwn(input, "arguments")) defineProp(stageInput, "arguments", { value: input.arguments, enumerable: true, writable: true, configurable: true });
-  if (hasOwn(input, "result")) defineProp(stageInput, "result", { value: input.result, enumerable: true, writable: true, configurable: true });
-  defineProp(stageInput, "context", { value: context, enumerable: true, writable: true, configurable: true });
+  if (hasOwn(input, "arguments")) defineProp(stageInput, "arguments", descriptor(input.arguments, true, true, true));
+  if (hasOwn(input, "result")) defineProp(stageInput, "result", descriptor(input.result, true, true, true));
+  defineProp(stageInput, "context", descriptor(context, true, true, true));
   return [stageInput];
 };
 `;

@@ -25,15 +25,32 @@ const kindOf = (value) => {
   return typeof name === "string" && name !== "" ? name : "object with a custom prototype";
 };
 
+// The native JSON.stringify consults these prototypes (toJSON, and the
+// engine's own scratch arrays read and write indices through
+// Array.prototype), so output is refused rather than built on a vandalised base.
+const isIndexKey = (key) => typeof key === "string" && key !== "" && toStr(+key >>> 0) === key;
+const prototypeTampering = () => {
+  if (getOwnDesc(ObjectProto, "toJSON") !== undefined || getOwnDesc(ArrayProto, "toJSON") !== undefined) {
+    return "added toJSON to Object.prototype or Array.prototype";
+  }
+  const protos = [ArrayProto, ObjectProto];
+  for (let p = 0; p < protos.length; p++) {
+    const keys = ownKeys(protos[p]);
+    for (let i = 0; i < keys.length; i++) {
+      if (isIndexKey(keys[i])) return "defined indexed properties on Array.prototype or Object.prototype";
+    }
+  }
+  return "";
+};
+
 // Returns "J" + JSON text, "E" + what is wrong, or "L" when longer than maxChars.
 // A validating walk first (plain data only, depth, cycles, a running lower
 // bound of the JSON length so oversized values stop early), then the captured
 // native JSON.stringify; toJSON can only come from tampered prototypes, which
 // are checked, and objects that pass the walk have no function values.
 const toJsonText = (value, label, maxChars) => {
-  if (getOwnDesc(ObjectProto, "toJSON") !== undefined || getOwnDesc(ArrayProto, "toJSON") !== undefined) {
-    return "E" + label + " cannot be serialized because the hook added toJSON to Object.prototype or Array.prototype";
-  }
+  const tampering = prototypeTampering();
+  if (tampering !== "") return "E" + label + " cannot be serialized because the hook " + tampering;
   let size = 0;
   const fail = (depth, what) => {
     failure = pathText(label, depth) + " " + what;
@@ -152,9 +169,15 @@ api.describeError = (error) => {
     record.kind = "error";
     record.name = typeof name === "string" ? shorten(name) : "Error";
     record.message = typeof message === "string" ? shorten(message) : "";
-    if (getProto(error) === InternalErrorProto && hasOwn(getOwnDesc(error, "message") || objCreate(null), "value")) {
-      if (message === "stack overflow") record.engine = "stack";
-      else if (message === "out of memory") record.engine = "memory";
+    // Engine-made errors: a real error object of the engine's class with its
+    // exact text as an own data property (the JSON parser reports overflow as
+    // a SyntaxError). Hook code would need deliberate prototype tricks to
+    // imitate this, and could only mislabel its own failure.
+    const proto = getProto(error);
+    const ownMessage = getOwnDesc(error, "message");
+    if (ownMessage !== undefined && hasOwn(ownMessage, "value")) {
+      if (message === "stack overflow" && (proto === InternalErrorProto || proto === SyntaxErrorProto)) record.engine = "stack";
+      else if (message === "out of memory" && proto === InternalErrorProto) record.engine = "memory";
     }
   } else if (error === null) {
     record.kind = "null";
@@ -164,7 +187,7 @@ api.describeError = (error) => {
   } else {
     record.message = shorten(typeof error === "symbol" ? "a symbol" : toStr(error));
   }
-  return jsonStringify(record);
+  return record;
 };
 
 // Async host capabilities (request hooks, plugins): JSON in, promise of JSON out.

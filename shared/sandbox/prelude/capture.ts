@@ -33,6 +33,7 @@ const isError = Error.isError;
 const TypeErr = TypeError;
 const RangeErr = RangeError;
 const InternalErrorProto = G.InternalError.prototype;
+const SyntaxErrorProto = SyntaxError.prototype;
 const RegExpCtor = RegExp;
 const strSlice = String.prototype.slice;
 const arrayJoin = Array.prototype.join;
@@ -47,6 +48,16 @@ const promiseThen = Promise.prototype.then;
 const PromiseCtor = Promise;
 const OrigDate = Date;
 const dateToString = Date.prototype.toString;
+// Descriptors are null-prototype objects: a literal {value} would inherit
+// get/set/writable that hook code may have planted on Object.prototype.
+const descriptor = (value, enumerable, writable, configurable) => {
+  const desc = objCreate(null);
+  desc.value = value;
+  desc.enumerable = enumerable;
+  desc.writable = writable;
+  desc.configurable = configurable;
+  return desc;
+};
 const defineData = (target, key, value) =>
   defineProp(target, key, { value, writable: true, enumerable: false, configurable: true });
 const isObjectLike = (value) => (typeof value === "object" && value !== null) || typeof value === "function";

@@ -2,7 +2,7 @@
 // timers/network/console, no weak references or shared memory, and nothing
 // one call does survives into the next.
 import { describe, expect, it } from "vitest";
-import { beforeCode, CONTINUE, expectFailure, expectNextCallHealthy, probe, runBefore } from "./helpers";
+import { beforeCode, CONTINUE, expectNextCallHealthy, probe, runBefore, failure, failureOf } from "./helpers";
 
 const codegenRoutes: Record<string, string> = {
   eval: `eval("1")`,
@@ -24,20 +24,20 @@ describe("capability-free globals", () => {
   for (const [name, expression] of Object.entries(codegenRoutes)) {
     it(`code generation via ${name} fails`, async () => {
       const report = await runBefore(beforeCode(`${expression}; ${CONTINUE}`));
-      expectFailure(report, "hook_threw");
+      expect(failureOf(report)).toEqual(failure("hook_threw"));
       await expectNextCallHealthy();
     });
   }
 
   it("import() fails", async () => {
     const report = await runBefore(beforeCode(`await import("node:fs"); ${CONTINUE}`).replace("before(", "async before("));
-    expectFailure(report, "hook_threw", /could not load module/);
+    expect(failureOf(report)).toEqual(failure("hook_threw", /could not load module/));
     await expectNextCallHealthy();
   });
 
   it("static import is a syntax error (scripts only)", async () => {
     const report = await runBefore(`import fs from "node:fs";\n` + beforeCode(CONTINUE));
-    expectFailure(report, "hook_threw", /SyntaxError/);
+    expect(failureOf(report)).toEqual(failure("hook_threw", /SyntaxError/));
   });
 
   it("WeakRef, FinalizationRegistry, SharedArrayBuffer, BigInt and friends are absent", async () => {

@@ -1,7 +1,7 @@
 // Every context field reaches the stage as documented, immutable, with
 // deterministic time and randomness.
 import { describe, expect, it } from "vitest";
-import { beforeCode, expectFailure, expectOk, probe, runBefore, testContext, adapterCode, runAdapterStageAfterWithArgs } from "./helpers";
+import { beforeCode, okValue, probe, runBefore, testContext, adapterCode, runAdapterStageAfterWithArgs, failure, failureOf } from "./helpers";
 
 describe("stage context", () => {
   it("exposes every ToolCallContext field", async () => {
@@ -52,9 +52,9 @@ describe("stage context", () => {
 
   it("base64Decode rejects invalid input with a clear error", async () => {
     const report = await runBefore(beforeCode(`context.encoding.base64Decode("not base64!");`));
-    expectFailure(report, "hook_threw", /base64Decode: input is not valid base64/);
+    expect(failureOf(report)).toEqual(failure("hook_threw", /base64Decode: input is not valid base64/));
     const invalidUtf8 = await runBefore(beforeCode(`context.encoding.base64Decode("/w==");`));
-    expectFailure(invalidUtf8, "hook_threw", /not valid UTF-8/);
+    expect(failureOf(invalidUtf8)).toEqual(failure("hook_threw", /not valid UTF-8/));
   });
 
   it("Date.now() and new Date() are calledAt; new Date(x) works normally", async () => {
@@ -83,6 +83,6 @@ describe("stage context", () => {
   it("after receives arguments too when given", async () => {
     const code = adapterCode(`after({ arguments: args, result }) { return { action: "return", result: { args, result } }; }`);
     const report = await runAdapterStageAfterWithArgs(code, { q: 1 }, { items: [] });
-    expect(expectOk(report)).toEqual({ action: "return", result: { args: { q: 1 }, result: { items: [] } } });
+    expect(okValue(report)).toEqual({ action: "return", result: { args: { q: 1 }, result: { items: [] } } });
   });
 });

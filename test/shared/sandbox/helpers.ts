@@ -3,7 +3,7 @@
 import { expect } from "vitest";
 import type { Json } from "../../../shared/json";
 import { runAdapterStage } from "../../../shared/sandbox";
-import type { InvocationReport, ToolCallContext, SandboxErrorCode } from "../../../shared/sandbox/types";
+import type { InvocationReport, SandboxError, SandboxErrorCode, ToolCallContext } from "../../../shared/sandbox/types";
 
 export const moduleCode = (body: string): string => `var __rayrunModule = (() => {\n${body}\n})();`;
 
@@ -54,15 +54,22 @@ export const runBefore = (code: string, args: Json = {}, context: ToolCallContex
 export const runAfter = (code: string, result: Json, context: ToolCallContext = testContext()) =>
   runAdapterStage({ code, stage: "after", context, result });
 
-export function expectOk<T>(report: InvocationReport<T>): T {
+export function okValue<T>(report: InvocationReport<T>): T {
   if (!report.outcome.ok) throw new Error(`expected success, got ${JSON.stringify(report.outcome.error)}`);
   return report.outcome.value;
 }
 
-export function expectFailure<T>(report: InvocationReport<T>, code: SandboxErrorCode, message?: RegExp): void {
-  expect(report.outcome.ok ? { ok: true } : report.outcome.error.code, JSON.stringify(report.outcome)).toBe(code);
-  if (message && !report.outcome.ok) expect(report.outcome.error.message).toMatch(message);
+/** The error of a failed report (throws if the call succeeded). */
+export function failureOf<T>(report: InvocationReport<T>): SandboxError {
+  if (report.outcome.ok) throw new Error(`expected a failure, got ${JSON.stringify(report.outcome.value)}`);
+  return report.outcome.error;
 }
+
+/** Matcher for a failure with `code` and, optionally, a message pattern. */
+export const failure = (code: SandboxErrorCode, message?: RegExp) => ({
+  code,
+  message: message ? expect.stringMatching(message) : expect.any(String),
+});
 
 /** The seed adapter still works: nothing a previous hook did leaked into this call. */
 export async function expectNextCallHealthy(): Promise<void> {
@@ -74,7 +81,7 @@ export async function expectNextCallHealthy(): Promise<void> {
 /** The value a `before` stage hands back through `arguments`, for probing the environment. */
 export async function probe(expression: string, context?: ToolCallContext): Promise<Json> {
   const report = await runBefore(beforeCode(`return { action: "continue", arguments: { value: (${expression}) } };`), {}, context);
-  const value = expectOk(report);
+  const value = okValue(report);
   if (value.action !== "continue") throw new Error("unexpected action");
   return (value.arguments as { value: Json }).value;
 }

@@ -3,15 +3,15 @@
 import { describe, expect, it } from "vitest";
 import { LIMITS } from "../../../shared/limits";
 import { FUEL } from "../../../shared/sandbox";
-import { beforeCode, CONTINUE, expectFailure, expectNextCallHealthy, expectOk, runBefore } from "./helpers";
+import { beforeCode, CONTINUE, expectNextCallHealthy, okValue, runBefore, failure, failureOf } from "./helpers";
 
 describe("log limits", () => {
   it(`${LIMITS.logEntries} log entries pass, one more fails with hook_log_limit`, async () => {
     const atLimit = await runBefore(beforeCode(`for (let i = 0; i < ${LIMITS.logEntries}; i++) context.log.debug("n" + i); ${CONTINUE}`));
-    expectOk(atLimit);
+    expect(okValue(atLimit)).toBeDefined();
     expect(atLimit.logs).toHaveLength(LIMITS.logEntries);
     const over = await runBefore(beforeCode(`for (let i = 0; i <= ${LIMITS.logEntries}; i++) context.log.debug("n" + i); ${CONTINUE}`));
-    expectFailure(over, "hook_log_limit", /log entries/);
+    expect(failureOf(over)).toEqual(failure("hook_log_limit", /log entries/));
     expect(over.logs).toHaveLength(LIMITS.logEntries);
   });
 
@@ -19,27 +19,27 @@ describe("log limits", () => {
     const report = await runBefore(
       beforeCode(`try { for (;;) context.log.warn("flood"); } catch {} ${CONTINUE}`),
     );
-    expectFailure(report, "hook_log_limit");
+    expect(failureOf(report)).toEqual(failure("hook_log_limit"));
   });
 
   it(`a message of ${LIMITS.logMessageChars} characters passes, one more fails`, async () => {
-    expectOk(await runBefore(beforeCode(`context.log.info("m".repeat(${LIMITS.logMessageChars})); ${CONTINUE}`)));
+    expect(okValue(await runBefore(beforeCode(`context.log.info("m".repeat(${LIMITS.logMessageChars})); ${CONTINUE}`)))).toBeDefined();
     const over = await runBefore(beforeCode(`context.log.info("m".repeat(${LIMITS.logMessageChars + 1})); ${CONTINUE}`));
-    expectFailure(over, "hook_log_limit", /log message longer/);
+    expect(failureOf(over)).toEqual(failure("hook_log_limit", /log message longer/));
   });
 
   it(`data of ${LIMITS.logDataBytes} bytes of JSON passes, one more fails`, async () => {
     const fill = LIMITS.logDataBytes - JSON.stringify({ s: "" }).length;
     const atLimit = await runBefore(beforeCode(`context.log.info("d", { s: "é".repeat(${fill / 2}) }); ${CONTINUE}`));
-    expectOk(atLimit);
+    expect(okValue(atLimit)).toBeDefined();
     expect(new TextEncoder().encode(JSON.stringify(atLimit.logs[0]?.data)).length).toBe(LIMITS.logDataBytes);
     const over = await runBefore(beforeCode(`context.log.info("d", { s: "é".repeat(${fill / 2}) + "x" }); ${CONTINUE}`));
-    expectFailure(over, "hook_log_limit", /log data larger/);
+    expect(failureOf(over)).toEqual(failure("hook_log_limit", /log data larger/));
   });
 
   it("log messages must be strings and data must be JSON", async () => {
-    expectFailure(await runBefore(beforeCode(`context.log.info(42); ${CONTINUE}`)), "hook_threw", /message must be a string/);
-    expectFailure(await runBefore(beforeCode(`context.log.info("x", { f() {} }); ${CONTINUE}`)), "hook_threw", /log data\.f is a function/);
+    expect(failureOf(await runBefore(beforeCode(`context.log.info(42); ${CONTINUE}`)))).toEqual(failure("hook_threw", /message must be a string/));
+    expect(failureOf(await runBefore(beforeCode(`context.log.info("x", { f() {} }); ${CONTINUE}`)))).toEqual(failure("hook_threw", /log data\.f is a function/));
   });
 });
 
@@ -47,14 +47,14 @@ describe("output limit", () => {
   const fill = LIMITS.outputBytes - JSON.stringify({ action: "continue", arguments: { s: "" } }).length;
   it(`a return value of ${LIMITS.outputBytes} bytes of JSON passes, one more fails`, async () => {
     const atLimit = await runBefore(beforeCode(`return { action: "continue", arguments: { s: "x".repeat(${fill}) } };`));
-    expect(new TextEncoder().encode(JSON.stringify(expectOk(atLimit))).length).toBe(LIMITS.outputBytes);
+    expect(new TextEncoder().encode(JSON.stringify(okValue(atLimit))).length).toBe(LIMITS.outputBytes);
     const over = await runBefore(beforeCode(`return { action: "continue", arguments: { s: "x".repeat(${fill + 1}) } };`));
-    expectFailure(over, "hook_output_too_large");
+    expect(failureOf(over)).toEqual(failure("hook_output_too_large"));
   });
 
   it("multi-byte characters count as UTF-8 bytes", async () => {
     const over = await runBefore(beforeCode(`return { action: "continue", arguments: { s: "é".repeat(${fill / 2}) + "x" } };`));
-    expectFailure(over, "hook_output_too_large");
+    expect(failureOf(over)).toEqual(failure("hook_output_too_large"));
   });
 });
 
@@ -70,62 +70,62 @@ describe("fuel limit", () => {
     const under = Math.floor((LIMITS.fuelPerInvocation - fixed - slack) / perIteration);
     const over = Math.ceil((LIMITS.fuelPerInvocation - fixed + slack) / perIteration);
     const passed = await runBefore(loop(under));
-    expectOk(passed);
+    expect(okValue(passed)).toBeDefined();
     expect(passed.fuelUsed).toBeLessThan(LIMITS.fuelPerInvocation);
     expect(passed.fuelUsed).toBeGreaterThan(LIMITS.fuelPerInvocation - 2 * slack);
     const failed = await runBefore(loop(over));
-    expectFailure(failed, "hook_timeout", /fuel budget/);
+    expect(failureOf(failed)).toEqual(failure("hook_timeout", /fuel budget/));
     expect(failed.fuelUsed).toBeGreaterThanOrEqual(LIMITS.fuelPerInvocation);
     await expectNextCallHealthy();
   });
 
   it("fuel is charged even if the hook catches the out-of-fuel error", async () => {
     const report = await runBefore(beforeCode(`try { for (;;) "x".repeat(1000); } catch {} ${CONTINUE}`));
-    expectFailure(report, "hook_timeout");
+    expect(failureOf(report)).toEqual(failure("hook_timeout"));
     await expectNextCallHealthy();
   });
 });
 
 describe("stack limit", () => {
   it("moderate recursion passes; unbounded recursion fails with hook_stack_overflow", async () => {
-    expectOk(await runBefore(beforeCode(`const f = (n) => (n === 0 ? 0 : 1 + f(n - 1)); f(200); ${CONTINUE}`)));
+    expect(okValue(await runBefore(beforeCode(`const f = (n) => (n === 0 ? 0 : 1 + f(n - 1)); f(200); ${CONTINUE}`)))).toBeDefined();
     const report = await runBefore(beforeCode(`const f = (n) => 1 + f(n + 1); f(0); ${CONTINUE}`));
-    expectFailure(report, "hook_stack_overflow");
+    expect(failureOf(report)).toEqual(failure("hook_stack_overflow"));
     await expectNextCallHealthy();
   });
 
   it("a caught stack overflow is the hook's business", async () => {
     const report = await runBefore(beforeCode(`const f = () => f(); try { f(); } catch {} ${CONTINUE}`));
-    expectOk(report);
+    expect(okValue(report)).toBeDefined();
   });
 
   // QuickJS leaks objects when JSON.parse overflows the stack; freeing that
   // runtime then aborts the wasm instance, which is replaced for the next call.
   it("deeply nested JSON.parse input fails with hook_stack_overflow", async () => {
     const report = await runBefore(beforeCode(`JSON.parse("[".repeat(200000)); ${CONTINUE}`));
-    expectFailure(report, "hook_stack_overflow");
+    expect(failureOf(report)).toEqual(failure("hook_stack_overflow"));
     await expectNextCallHealthy();
   });
 
   it("return values nest at most 64 levels", async () => {
     const nest = (levels: number) =>
       beforeCode(`let v = 1; for (let i = 0; i < ${levels}; i++) v = [v]; return { action: "continue", arguments: { v } };`);
-    expectOk(await runBefore(nest(62)));
-    expectFailure(await runBefore(nest(63)), "hook_invalid_return", /nests deeper than 64/);
+    expect(okValue(await runBefore(nest(62)))).toBeDefined();
+    expect(failureOf(await runBefore(nest(63)))).toEqual(failure("hook_invalid_return", /nests deeper than 64/));
   });
 });
 
 describe("memory limit", () => {
   it("a few megabytes are fine; exhausting the sandbox fails with hook_out_of_memory", async () => {
-    expectOk(await runBefore(beforeCode(`const a = new Uint8Array(4 * 1024 * 1024); a[1] = 1; ${CONTINUE}`)));
+    expect(okValue(await runBefore(beforeCode(`const a = new Uint8Array(4 * 1024 * 1024); a[1] = 1; ${CONTINUE}`)))).toBeDefined();
     const report = await runBefore(beforeCode(`const keep = []; for (;;) keep.push(new Uint8Array(1 << 20)); ${CONTINUE}`));
-    expectFailure(report, "hook_out_of_memory");
+    expect(failureOf(report)).toEqual(failure("hook_out_of_memory"));
     await expectNextCallHealthy();
   });
 
   it("an allocation larger than the sandbox fails with hook_out_of_memory", async () => {
     const report = await runBefore(beforeCode(`new ArrayBuffer(${LIMITS.sandboxMemoryBytes}); ${CONTINUE}`));
-    expectFailure(report, "hook_out_of_memory");
+    expect(failureOf(report)).toEqual(failure("hook_out_of_memory"));
     await expectNextCallHealthy();
   });
 });

@@ -1,12 +1,12 @@
 // Seed 000's example adapter behaves as the seed describes.
 import { describe, expect, it } from "vitest";
 import { inspectAdapter } from "../../../shared/sandbox";
-import { runAfter, runBefore, SEED_ADAPTER, testContext, expectOk } from "./helpers";
+import { runAfter, runBefore, SEED_ADAPTER, testContext, okValue } from "./helpers";
 
 describe("seed 000 example adapter", () => {
   it("before builds q from config.prefix and logs 'Preparing search'", async () => {
     const report = await runBefore(SEED_ADAPTER, { query: "workers" });
-    expect(expectOk(report)).toEqual({ action: "continue", arguments: { q: "release: workers" } });
+    expect(okValue(report)).toEqual({ action: "continue", arguments: { q: "release: workers" } });
     expect(report.logs).toEqual([{ level: "info", message: "Preparing search", data: { query: "workers" } }]);
     expect(report.fuelUsed).toBeGreaterThan(0);
     expect(report.fuelUsed).toBeLessThan(10_000);
@@ -14,12 +14,12 @@ describe("seed 000 example adapter", () => {
 
   it("before uses an empty prefix when config has none", async () => {
     const report = await runBefore(SEED_ADAPTER, { query: "x" }, testContext({ config: {} }));
-    expect(expectOk(report)).toEqual({ action: "continue", arguments: { q: "x" } });
+    expect(okValue(report)).toEqual({ action: "continue", arguments: { q: "x" } });
   });
 
   it("after returns { items }", async () => {
     const report = await runAfter(SEED_ADAPTER, { items: [{ id: 1 }, { id: 2 }], total: 2 });
-    expect(expectOk(report)).toEqual({ action: "return", result: { items: [{ id: 1 }, { id: 2 }] } });
+    expect(okValue(report)).toEqual({ action: "return", result: { items: [{ id: 1 }, { id: 2 }] } });
   });
 
   it("inspection reads apiVersion, publicContract and stages", async () => {

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { problemResponse } from "../../../shared/http/problem";
 import { compileToolAdapter } from "../compiler";
 import { requireScope } from "../middleware/auth";
+import { chargeCompilation } from "../middleware/quota";
 import { jsonBody } from "../middleware/json-body";
 import type { ApiEnv } from "../types";
 
@@ -19,6 +20,7 @@ export const compileRoutes = new Hono<ApiEnv>().post(
   ...jsonBody(CompileRequest),
   async (c) => {
     const { source, config } = c.req.valid("json");
+    await chargeCompilation(c);
     const compiled = await compileToolAdapter({ source, config });
     if (!compiled.ok) {
       return problemResponse({

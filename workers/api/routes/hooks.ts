@@ -31,6 +31,7 @@ import { findTool } from "../../../shared/services/store";
 import { requireScope } from "../middleware/auth";
 import { fieldErrors, jsonBody, limitBody } from "../middleware/json-body";
 import { pageQuery } from "../middleware/page";
+import { quotaProblem } from "../middleware/quota";
 import type { ApiEnv } from "../types";
 import { refuseDeleted, requireWorkspace } from "./services";
 
@@ -131,7 +132,7 @@ async function headRow(db: D1Database, t: ResolvedTarget, head: Head): Promise<V
   return row;
 }
 
-const pointerView = (pointer: Pointer | null) =>
+export const pointerView = (pointer: Pointer | null) =>
   pointer === null ? null : { revisionId: pointer.revisionId, setAt: pointer.setAt };
 
 /** `If-Match` as entity tags; missing (or `*`, which would skip the check) is 428. */
@@ -208,12 +209,7 @@ function saveProblem(outcome: Refusal): ProblemException {
   }
   if (outcome.kind === "rate_limited") {
     const { kind: _kind, ...quota } = outcome;
-    return new ProblemException({
-      code: "rate_limited",
-      detail: `At most ${outcome.limit} draft saves per workspace per hour; the window resets at ${outcome.resetAt}.`,
-      extensions: quota,
-      headers: { "retry-after": String(outcome.retryAfterSeconds) },
-    });
+    return quotaProblem(quota, "draft saves per workspace");
   }
   const { kind: _kind, ...allowance } = outcome;
   return new ProblemException({

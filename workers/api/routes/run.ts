@@ -5,6 +5,7 @@ import { runAdapterStep } from "../../../shared/pipeline/adapter-steps";
 import type { Json, JsonObject } from "../../../shared/json";
 import { compileToolAdapter } from "../compiler";
 import { requireScope } from "../middleware/auth";
+import { chargeCompilation } from "../middleware/quota";
 import { jsonBody } from "../middleware/json-body";
 import type { ApiEnv } from "../types";
 
@@ -37,6 +38,7 @@ export const runRoutes = new Hono<ApiEnv>().post(
   ...jsonBody(RunRequest),
   async (c) => {
     const body = c.req.valid("json");
+    await chargeCompilation(c);
     const compiled = await compileToolAdapter({ source: body.source, config: body.config });
     if (!compiled.ok) {
       return problemResponse({

@@ -1,0 +1,168 @@
+// Deployment revisions: immutable compiled code in R2 (content-addressed and
+// scoped per workspace and target, so a reset deletes only its own objects),
+// metadata in D1. Both Workers read them; only the api Worker creates them.
+import { and, desc, eq, lt } from "drizzle-orm";
+import { database } from "../db/client";
+import { hookRevisions } from "../db/schema-deploy";
+import { newId } from "../ids";
+import type { JsonObject } from "../json";
+import type { AdapterStage } from "../sandbox/types";
+
+export type RevisionRow = typeof hookRevisions.$inferSelect;
+
+export interface RevisionView {
+  id: string;
+  version: number;
+  codeHash: string;
+  compiledBytes: number;
+  publicContract: JsonObject | null;
+  stages: AdapterStage[];
+  config: JsonObject;
+  definitionHash: string;
+  actor: string;
+  createdAt: string;
+}
+
+export const revisionView = (row: RevisionRow): RevisionView => ({
+  id: row.id,
+  version: row.version,
+  codeHash: row.codeHash,
+  compiledBytes: row.compiledBytes,
+  publicContract: row.publicContract === null ? null : (JSON.parse(row.publicContract) as JsonObject),
+  stages: JSON.parse(row.stages) as AdapterStage[],
+  config: JSON.parse(row.config) as JsonObject,
+  definitionHash: row.definitionHash,
+  actor: row.actor,
+  createdAt: row.createdAt,
+});
+
+/** R2 prefix of everything a target owns. */
+export const targetPrefix = (workspaceUid: string, target: string): string =>
+  `ws/${workspaceUid}/hooks/${encodeURIComponent(target)}/`;
+
+export const codeKey = (workspaceUid: string, target: string, codeHash: string): string =>
+  `${targetPrefix(workspaceUid, target)}code/${codeHash}.js`;
+
+export interface NewRevision {
+  workspaceUid: string;
+  target: string;
+  generation: number;
+  version: number;
+  code: string;
+  codeHash: string;
+  publicContract: JsonObject | null;
+  stages: AdapterStage[];
+  config: JsonObject;
+  definitionHash: string;
+  actor: string;
+  keyId: string;
+}
+
+/**
+ * The revision for this compile: an existing one with the same version, code and
+ * upstream definition is reused; otherwise the code goes to R2 first (an orphan
+ * object is harmless, a row without its object is not) and then the row to D1.
+ */
+export async function createOrReuseRevision(
+  env: { DB: D1Database; CODE: R2Bucket },
+  r: NewRevision,
+): Promise<{ revision: RevisionRow; reused: boolean }> {
+  const db = database(env.DB);
+  const identity = and(
+    eq(hookRevisions.workspaceUid, r.workspaceUid),
+    eq(hookRevisions.target, r.target),
+    eq(hookRevisions.generation, r.generation),
+    eq(hookRevisions.version, r.version),
+    eq(hookRevisions.codeHash, r.codeHash),
+    eq(hookRevisions.definitionHash, r.definitionHash),
+  );
+  const existing = await db.select().from(hookRevisions).where(identity).get();
+  if (existing) return { revision: existing, reused: true };
+
+  const key = codeKey(r.workspaceUid, r.target, r.codeHash);
+  await env.CODE.put(key, r.code, {
+    httpMetadata: { contentType: "text/javascript; charset=utf-8" },
+    customMetadata: { sha256: r.codeHash },
+  });
+  const inserted = await db
+    .insert(hookRevisions)
+    .values({
+      id: newId("rev"),
+      workspaceUid: r.workspaceUid,
+      target: r.target,
+      generation: r.generation,
+      version: r.version,
+      codeHash: r.codeHash,
+      codeKey: key,
+      compiledBytes: new TextEncoder().encode(r.code).length,
+      publicContract: r.publicContract === null ? null : JSON.stringify(r.publicContract),
+      stages: JSON.stringify(r.stages),
+      config: JSON.stringify(r.config),
+      definitionHash: r.definitionHash,
+      actor: r.actor,
+      keyId: r.keyId,
+      createdAt: new Date().toISOString(),
+    })
+    .onConflictDoNothing()
+    .returning()
+    .get();
+  if (inserted) return { revision: inserted, reused: false };
+  // A concurrent deploy of the same compile won the insert: use its row.
+  const winner = await db.select().from(hookRevisions).where(identity).get();
+  if (!winner) throw new Error("revision vanished after a conflicting insert");
+  return { revision: winner, reused: true };
+}
+
+export function getRevision(db: D1Database, workspaceUid: string, target: string, id: string) {
+  return database(db)
+    .select()
+    .from(hookRevisions)
+    .where(
+      and(eq(hookRevisions.workspaceUid, workspaceUid), eq(hookRevisions.target, target), eq(hookRevisions.id, id)),
+    )
+    .get();
+}
+
+export function listRevisions(
+  db: D1Database,
+  workspaceUid: string,
+  target: string,
+  generation: number,
+  page: { limit: number; cursor?: string | undefined },
+) {
+  return database(db)
+    .select()
+    .from(hookRevisions)
+    .where(
+      and(
+        eq(hookRevisions.workspaceUid, workspaceUid),
+        eq(hookRevisions.target, target),
+        eq(hookRevisions.generation, generation),
+        page.cursor ? lt(hookRevisions.id, page.cursor) : undefined,
+      ),
+    )
+    .orderBy(desc(hookRevisions.id))
+    .limit(page.limit + 1)
+    .all();
+}
+
+/** Deletes every revision row and R2 object of a target; returns how many revisions were removed. */
+export async function deleteTargetRevisions(
+  env: { DB: D1Database; CODE: R2Bucket },
+  workspaceUid: string,
+  target: string,
+): Promise<number> {
+  const prefix = targetPrefix(workspaceUid, target);
+  let cursor: string | undefined;
+  do {
+    const listed = await env.CODE.list({ prefix, ...(cursor ? { cursor } : {}) });
+    if (listed.objects.length > 0) await env.CODE.delete(listed.objects.map((o) => o.key));
+    cursor = listed.truncated ? listed.cursor : undefined;
+  } while (cursor);
+  const removed = await database(env.DB)
+    .delete(hookRevisions)
+    .where(and(eq(hookRevisions.workspaceUid, workspaceUid), eq(hookRevisions.target, target)))
+    .returning({ id: hookRevisions.id })
+    .all();
+  return removed.length;
+}
