@@ -32,7 +32,7 @@ Usage: rayrun <command> [subcommand] [args] [options]
   keys create --scopes a,b --actor NAME | list | revoke <id>
   services add <name> <url> [--payload-capture] | list | refresh <svc> | delete <svc>
   tools list | accept --tool T
-  hooks show|history|export|types|reset --tool T
+  hooks show|history|revisions|export|types|reset --tool T
   hooks save --tool T --file F [--config FILE] [--note TEXT]
   hooks diff <version> --tool T      hooks restore <version> --tool T
   hooks test --tool T --stage before|after [--arguments JSON] [--result JSON] [--version N]

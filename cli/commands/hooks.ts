@@ -81,7 +81,14 @@ export const hooks = {
   async diff(ctx: CommandContext) {
     const n = ctx.number(0, "version");
     const { data } = await ctx.call<Row>("GET", `${await hookPath(ctx)}/versions/${n}/diff`);
-    ctx.out.print(data, () => String(data.diff ?? ""));
+    ctx.out.print(data, () => {
+      const changed = data.changed as { source: boolean; config: boolean };
+      const parts = [
+        ...(changed.source ? [String(data.source ?? "(source diff too large)")] : []),
+        ...(changed.config ? [String(data.config ?? "(config diff too large)")] : []),
+      ];
+      return parts.length > 0 ? parts.join("\n").trimEnd() : `No change from version ${String(data.against)}`;
+    });
   },
 
   async restore(ctx: CommandContext) {
@@ -115,7 +122,26 @@ export const hooks = {
     const channel = ctx.required("channel");
     ctx.out.progress(`compiling, checking tests and deploying version ${version} to ${channel}`);
     const { data } = await ctx.call<Row>("POST", `${await hookPath(ctx)}/deployments`, { body: { version, channel } });
-    ctx.out.print(data, () => `Deployed version ${version} to ${channel} as revision ${String(data.revision ?? data.id)}`);
+    const revision = data.revision as Row;
+    ctx.out.print(data, () =>
+      `Deployed version ${version} to ${channel} as revision ${String(revision.id)}${data.reused ? " (reused an identical compile)" : ""}`,
+    );
+  },
+
+  async revisions(ctx: CommandContext) {
+    const { data } = await ctx.call<{ items: Row[]; nextCursor: string | null }>(
+      "GET",
+      `${await hookPath(ctx)}/revisions?limit=${encodeURIComponent(ctx.flag("limit") ?? "50")}`,
+    );
+    ctx.out.print(data, () =>
+      table(data.items, [
+        ["revision", (r) => r.id],
+        ["version", (r) => r.version],
+        ["bytes", (r) => r.compiledBytes],
+        ["time", (r) => r.createdAt],
+        ["actor", (r) => r.actor],
+      ]),
+    );
   },
 
   async rollback(ctx: CommandContext) {

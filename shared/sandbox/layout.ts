@@ -112,6 +112,13 @@ function findInterruptCounter(module: QuickJSWASMModule, memory: WebAssembly.Mem
 
 const RUNTIME_SCAN_WORDS = 256;
 
+/** The value every poll of a phase agrees on (polls outside any frame read 0). */
+function settled(polls: Uint32Array[], word: number): number | null {
+  const values = polls.map((p) => p[word] ?? 0).filter((v) => v !== 0);
+  const first = values[0];
+  return first !== undefined && values.length >= 2 && values.every((v) => v === first) ? first : null;
+}
+
 /** Finds the runtime word that tracks the JS call depth: it moves by a fixed amount per frame. */
 function findStackFrame(module: QuickJSWASMModule, memory: WebAssembly.Memory): { offset: number; base: number } | null {
   const runtime = module.newRuntime();
@@ -135,12 +142,6 @@ function findStackFrame(module: QuickJSWASMModule, memory: WebAssembly.Memory): 
       const atDepth = (depth: number) => phase(`(function r(n) { if (n === 0) { ${loop}; return 0; } return r(n - 1); })(${depth});`);
       const phases = [phase(loop), atDepth(10), atDepth(30), atDepth(50)];
       runtime.removeInterruptHandler();
-      // The value every poll of a phase agrees on (polls outside any frame read 0).
-      const settled = (polls: Uint32Array[], word: number): number | null => {
-        const values = polls.map((p) => p[word] ?? 0).filter((v) => v !== 0);
-        const first = values[0];
-        return first !== undefined && values.length >= 2 && values.every((v) => v === first) ? first : null;
-      };
       for (let word = 0; word < RUNTIME_SCAN_WORDS; word++) {
         const [top, d10, d30, d50] = phases.map((polls) => settled(polls, word));
         if (top == null || d10 == null || d30 == null || d50 == null) continue;

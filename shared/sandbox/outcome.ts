@@ -10,7 +10,13 @@ export const REASON_ID = /^[a-z][a-z0-9_.-]{0,63}$/;
 /** Longest `message` (reject/fail) and approval `reason`, in characters. */
 export const OUTCOME_TEXT_CHARS = 1000;
 // C0 controls other than tab and newline make text unreadable in logs and UIs.
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+function hasControlCharacters(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c < 0x20 && c !== 0x09 && c !== 0x0a) || c === 0x7f) return true;
+  }
+  return false;
+}
 
 type Shape = Record<string, "json-object" | "reason-id" | "message" | "readable">;
 
@@ -39,7 +45,7 @@ function checkField(stage: AdapterStage, action: string, key: string, kind: Shap
       if (typeof value !== "string") return `${where} a non-string "${key}"`;
       if (value.trim() === "") return `${where} an empty "${key}"`;
       if (value.length > OUTCOME_TEXT_CHARS) return `${where} a "${key}" longer than ${OUTCOME_TEXT_CHARS} characters`;
-      if (CONTROL.test(value)) return `${where} a "${key}" containing control characters`;
+      if (hasControlCharacters(value)) return `${where} a "${key}" containing control characters`;
       return null;
     }
   }

@@ -370,7 +370,7 @@ export class Session {
     this.closed = true;
     for (const deferred of this.deferreds) deferred.dispose();
     this.deferreds.clear();
-    for (const handle of this.handles.splice(0).reverse()) if (handle.alive) handle.dispose();
+    for (const handle of this.handles.splice(0).toReversed()) if (handle.alive) handle.dispose();
     this.runtime.removeInterruptHandler();
     this.context.dispose();
     this.runtime.dispose();

@@ -26,7 +26,9 @@ describe("engine", () => {
   });
 
   it("after the shared engine is retired the next call still works", async () => {
-    workerdEngines.retire(await workerdEngines.get());
+    const retired = await workerdEngines.get();
+    workerdEngines.retire(retired);
     await expectNextCallHealthy();
+    expect(await workerdEngines.get()).not.toBe(retired);
   });
 });

@@ -1,10 +1,11 @@
 // Failures are classified from what the engine reports (error class, own
 // data, the meter's and log collector's state), never from user text alone.
-import { describe, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import type { SandboxErrorCode } from "../../../shared/sandbox";
 import { beforeCode, runBefore, failure, failureOf } from "./helpers";
 
 describe("error classification", () => {
-  const cases: Array<[string, string, Parameters<typeof >[1], RegExp]> = [
+  const cases: Array<[string, string, SandboxErrorCode, RegExp]> = [
     ["an Error saying 'out of memory'", `throw new Error("out of memory");`, "hook_threw", /^Error: out of memory$/],
     ["a RangeError saying 'stack overflow'", `throw new RangeError("stack overflow");`, "hook_threw", /^RangeError: stack overflow$/],
     ["an Error saying 'interrupted'", `throw new Error("interrupted");`, "hook_threw", /^Error: interrupted$/],

@@ -1,41 +1,14 @@
-// Hand-written stand-ins for compiler output: esbuild's iife format with
-// globalName "__rayrunModule", so `__rayrunModule.default` is the default export.
+// Test helpers running inside workerd; the code builders live in ./code so
+// the Node bench can share them.
 import { expect } from "vitest";
 import type { Json } from "../../../shared/json";
 import { runAdapterStage } from "../../../shared/sandbox";
+import { beforeCode, SEED_ADAPTER } from "./code";
 import type { InvocationReport, SandboxError, SandboxErrorCode, ToolCallContext } from "../../../shared/sandbox/types";
 
-export const moduleCode = (body: string): string => `var __rayrunModule = (() => {\n${body}\n})();`;
+export { adapterCode, beforeCode, CONTINUE, moduleCode } from "./code";
 
-/** An adapter whose definition object literal has the given members. */
-export const adapterCode = (members: string): string =>
-  moduleCode(`return { default: defineToolAdapter({ apiVersion: "rayrun.hooks/v1", ${members} }) };`);
-
-/** An adapter with only a `before` stage running `body`. */
-export const beforeCode = (body: string): string =>
-  adapterCode(`before({ arguments: args, context }) {\n${body}\n}`);
-
-export const CONTINUE = `return { action: "continue", arguments: {} };`;
-
-export const SEED_ADAPTER = adapterCode(`
-  publicContract: {
-    description: "Search public release notes",
-    inputSchema: {
-      type: "object",
-      properties: { query: { type: "string" } },
-      required: ["query"],
-      additionalProperties: false,
-    },
-  },
-  before({ arguments: args, context }) {
-    context.log.info("Preparing search", { query: args.query });
-    const prefix = typeof context.config.prefix === "string" ? context.config.prefix : "";
-    return { action: "continue", arguments: { q: prefix + args.query } };
-  },
-  after({ result }) {
-    return { action: "return", result: { items: result.items } };
-  },
-`);
+export { SEED_ADAPTER } from "./code";
 
 export const testContext = (overrides: Partial<ToolCallContext> = {}): ToolCallContext => ({
   calledAt: "2026-03-04T05:06:07.089Z",

@@ -58,8 +58,11 @@ describe("output limit", () => {
   });
 });
 
+const loop = (n: number) => beforeCode(`let x = 0; for (let i = 0; i < ${n}; i++) x++; ${CONTINUE}`);
+const nest = (levels: number) =>
+  beforeCode(`let v = 1; for (let i = 0; i < ${levels}; i++) v = [v]; return { action: "continue", arguments: { v } };`);
+
 describe("fuel limit", () => {
-  const loop = (n: number) => beforeCode(`let x = 0; for (let i = 0; i < ${n}; i++) x++; ${CONTINUE}`);
   it("a loop costing just under the budget passes; just over fails with hook_timeout", async () => {
     const small = await runBefore(loop(10_000));
     const large = await runBefore(loop(20_000));
@@ -108,8 +111,6 @@ describe("stack limit", () => {
   });
 
   it("return values nest at most 64 levels", async () => {
-    const nest = (levels: number) =>
-      beforeCode(`let v = 1; for (let i = 0; i < ${levels}; i++) v = [v]; return { action: "continue", arguments: { v } };`);
     expect(okValue(await runBefore(nest(62)))).toBeDefined();
     expect(failureOf(await runBefore(nest(63)))).toEqual(failure("hook_invalid_return", /nests deeper than 64/));
   });

@@ -1,0 +1,63 @@
+// One record per hook stage run (and per pre-dispatch refusal), shared by the
+// gateway (writer), the test console and the logs routes (readers).
+// Metadata is always stored; `details` only when the service's payload capture
+// is on and the workspace's detail policy allows it (seed 000 "Debug deployed code").
+import type { Json } from "../json";
+import type { LogEntry } from "../sandbox/types";
+
+export type HookKind = "tool_adapter" | "request_hook" | "plugin";
+export type RunChannel = "active" | "shadow";
+/** `pipeline` records a refusal that happened outside any hook (access, validation, approval, recheck). */
+export type RunStage = "before" | "after" | "pipeline" | "transform" | "tool" | "chat.params" | "tool.execute.before" | "tool.execute.after";
+
+/** What happened, as a small closed set; `code` says precisely why. */
+export type RunOutcome =
+  | "continue"
+  | "reject"
+  | "approval"
+  | "return"
+  | "fail"
+  | "error" // the hook failed closed (hook_* codes, schema mismatches)
+  | "refused" // the pipeline refused before or around the hook (access_blocked, revision_changed, …)
+  | "threw" // plugins: caught and dropped (fail open)
+  | "abandoned" // plugins: exceeded their time bound
+  | "passed"; // no hook ran at this stage, the value passed through
+
+export interface RunMetadata {
+  workspaceUid: string;
+  kind: HookKind;
+  /** `tool:<uid>` or `file:<path>`. */
+  target: string;
+  toolUid: string | null;
+  toolName: string | null;
+  stage: RunStage;
+  channel: RunChannel;
+  outcome: RunOutcome;
+  /** Stable product code (`hook_timeout`, `access_blocked`, …) or null. */
+  code: string | null;
+  revisionId: string | null;
+  requestId: string;
+  durationMs: number;
+  fuelUsed: number;
+  /** Shadow records only: whether the shadow's outcome, arguments or result differed from active's. */
+  shadowDiffered: boolean | null;
+  /** Request hooks: the loop name; plugins: the plugin name. */
+  loop?: string | null;
+  plugin?: string | null;
+  /** ISO-8601 UTC. */
+  at: string;
+}
+
+/** Captured details: stored only under payload capture + detail policy, returned only to hooks:write keys. */
+export interface RunDetails {
+  reason?: string;
+  message?: string;
+  logs?: LogEntry[];
+  error?: string;
+  arguments?: Json;
+  result?: Json;
+}
+
+export interface RunRecord extends RunMetadata {
+  details: RunDetails | null;
+}
