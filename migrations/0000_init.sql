@@ -146,4 +146,113 @@ CREATE TABLE `hook_test_runs` (
 	FOREIGN KEY (`workspace_uid`) REFERENCES `workspaces`(`uid`) ON UPDATE no action ON DELETE no action
 );
 --> statement-breakpoint
-CREATE INDEX `hook_test_runs_version` ON `hook_test_runs` (`workspace_uid`,`target`,`generation`,`version`);
+CREATE INDEX `hook_test_runs_version` ON `hook_test_runs` (`workspace_uid`,`target`,`generation`,`version`);--> statement-breakpoint
+CREATE TABLE `workspace_configs` (
+	`workspace_uid` text PRIMARY KEY NOT NULL,
+	`document` text NOT NULL,
+	`version` integer NOT NULL,
+	`etag` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`updated_by` text NOT NULL,
+	FOREIGN KEY (`workspace_uid`) REFERENCES `workspaces`(`uid`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE TABLE `hook_runs` (
+	`id` text PRIMARY KEY NOT NULL,
+	`workspace_uid` text NOT NULL,
+	`kind` text NOT NULL,
+	`target` text NOT NULL,
+	`tool_uid` text,
+	`tool_name` text,
+	`stage` text NOT NULL,
+	`channel` text NOT NULL,
+	`outcome` text NOT NULL,
+	`code` text,
+	`revision_id` text,
+	`request_id` text NOT NULL,
+	`duration_ms` real NOT NULL,
+	`fuel_used` integer NOT NULL,
+	`shadow_differed` integer,
+	`loop` text,
+	`plugin` text,
+	`at` text NOT NULL,
+	`details` text,
+	`details_captured_at` text,
+	FOREIGN KEY (`workspace_uid`) REFERENCES `workspaces`(`uid`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `hook_runs_workspace` ON `hook_runs` (`workspace_uid`,`id`);--> statement-breakpoint
+CREATE INDEX `hook_runs_target` ON `hook_runs` (`workspace_uid`,`target`,`id`);--> statement-breakpoint
+CREATE INDEX `hook_runs_request` ON `hook_runs` (`workspace_uid`,`request_id`);--> statement-breakpoint
+CREATE INDEX `hook_runs_details` ON `hook_runs` (`workspace_uid`,`id`) WHERE "hook_runs"."details" is not null;--> statement-breakpoint
+CREATE TABLE `retention_cursors` (
+	`name` text PRIMARY KEY NOT NULL,
+	`after_workspace` text NOT NULL,
+	`updated_at` text NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE `access_profiles` (
+	`workspace_uid` text NOT NULL,
+	`name` text NOT NULL,
+	`allowed_tools` text,
+	`blocked_tools` text NOT NULL,
+	`approval_risk` text,
+	`updated_by` text NOT NULL,
+	`updated_at` text NOT NULL,
+	PRIMARY KEY(`workspace_uid`, `name`),
+	FOREIGN KEY (`workspace_uid`) REFERENCES `workspaces`(`uid`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE TABLE `api_key_profiles` (
+	`key_id` text PRIMARY KEY NOT NULL,
+	`workspace_uid` text NOT NULL,
+	`profile` text NOT NULL,
+	FOREIGN KEY (`key_id`) REFERENCES `api_keys`(`id`) ON UPDATE no action ON DELETE no action,
+	FOREIGN KEY (`workspace_uid`) REFERENCES `workspaces`(`uid`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE TABLE `approvals` (
+	`id` text PRIMARY KEY NOT NULL,
+	`workspace_uid` text NOT NULL,
+	`tool_uid` text NOT NULL,
+	`tool_name` text NOT NULL,
+	`revision_id` text,
+	`source` text NOT NULL,
+	`reason` text NOT NULL,
+	`arguments` text NOT NULL,
+	`call_hash` text NOT NULL,
+	`public_hash` text NOT NULL,
+	`key_id` text NOT NULL,
+	`actor` text NOT NULL,
+	`request_id` text NOT NULL,
+	`status` text NOT NULL,
+	`created_at` text NOT NULL,
+	`expires_at` text NOT NULL,
+	`decided_by` text,
+	`decided_at` text,
+	`used_at` text,
+	FOREIGN KEY (`workspace_uid`) REFERENCES `workspaces`(`uid`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE INDEX `approvals_workspace_status` ON `approvals` (`workspace_uid`,`status`,`id`);--> statement-breakpoint
+CREATE TABLE `tool_gateway_settings` (
+	`tool_uid` text PRIMARY KEY NOT NULL,
+	`workspace_uid` text NOT NULL,
+	`risk` text,
+	`projection` text,
+	`updated_by` text NOT NULL,
+	`updated_at` text NOT NULL,
+	FOREIGN KEY (`workspace_uid`) REFERENCES `workspaces`(`uid`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE TABLE `workspace_secrets` (
+	`workspace_uid` text NOT NULL,
+	`name` text NOT NULL,
+	`ciphertext` text NOT NULL,
+	`iv` text NOT NULL,
+	`key_version` integer NOT NULL,
+	`updated_by` text NOT NULL,
+	`updated_at` text NOT NULL,
+	PRIMARY KEY(`workspace_uid`, `name`),
+	FOREIGN KEY (`workspace_uid`) REFERENCES `workspaces`(`uid`) ON UPDATE no action ON DELETE no action
+);

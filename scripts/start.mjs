@@ -2,9 +2,11 @@
 // `npm start`: local D1 migrations, a bootstrap key in .dev.vars, both Workers
 // on one port (PORT, default 8787) and the demo upstream MCP server beside them.
 import { startDevServer } from "./dev-server.mjs";
+import { seedDemo } from "./seed-demo.mjs";
 
 const port = Number(process.env.PORT ?? 8787);
-const server = await startDevServer({ port, stateDir: ".wrangler/state", devVarsPath: ".dev.vars" });
+const stateDir = ".wrangler/state";
+const server = await startDevServer({ port, stateDir, devVarsPath: ".dev.vars" });
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
     server.stop();
@@ -14,10 +16,23 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
 for (const child of server.children) child.on("exit", () => (server.stop(), process.exit(1)));
 
 const base = `http://localhost:${port}`;
+let demo;
+try {
+  demo = await seedDemo({ url: server.url, upstreamUrl: server.upstreamUrl, key: server.key, stateDir });
+} catch (error) {
+  console.error(`Seeding the demo workspace failed: ${error.message}`);
+}
 console.log(`
 Rayrun Hooks is ready at ${base}
   bootstrap key: ${server.key}   (${server.createdKey ? "new, written to" : "from"} .dev.vars)
-  demo upstream MCP server: ${server.upstreamUrl}/demo/mcp
+  demo upstream MCP server: ${server.upstreamUrl}/demo/mcp${
+    demo
+      ? `
+  demo workspace: ${demo.workspace}   admin key: ${demo.key}
+    the seed's example adapter is active on tool ${demo.tool} (search_release_notes)
+    MCP endpoint for clients: ${base}/mcp/${demo.workspace}`
+      : ""
+  }
   try:
     curl -s ${base}/v1/limits
     curl -s -X POST ${base}/v1/compile -H "authorization: Bearer ${server.key}" -H "content-type: application/json" \\

@@ -35,3 +35,6 @@ export const apiKeys = sqliteTable(
 export * from "./schema-services";
 export * from "./schema-hooks";
 export * from "./schema-deploy";
+export * from "./schema-config";
+export * from "./schema-logs";
+export * from "./schema-gateway";

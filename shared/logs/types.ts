@@ -5,23 +5,37 @@
 import type { Json } from "../json";
 import type { LogEntry } from "../sandbox/types";
 
-export type HookKind = "tool_adapter" | "request_hook" | "plugin";
-export type RunChannel = "active" | "shadow";
+export const HOOK_KINDS = ["tool_adapter", "request_hook", "plugin"] as const;
+export type HookKind = (typeof HOOK_KINDS)[number];
+export const RUN_CHANNELS = ["active", "shadow"] as const;
+export type RunChannel = (typeof RUN_CHANNELS)[number];
 /** `pipeline` records a refusal that happened outside any hook (access, validation, approval, recheck). */
-export type RunStage = "before" | "after" | "pipeline" | "transform" | "tool" | "chat.params" | "tool.execute.before" | "tool.execute.after";
+export const RUN_STAGES = [
+  "before",
+  "after",
+  "pipeline",
+  "transform",
+  "tool",
+  "chat.params",
+  "tool.execute.before",
+  "tool.execute.after",
+] as const;
+export type RunStage = (typeof RUN_STAGES)[number];
 
 /** What happened, as a small closed set; `code` says precisely why. */
-export type RunOutcome =
-  | "continue"
-  | "reject"
-  | "approval"
-  | "return"
-  | "fail"
-  | "error" // the hook failed closed (hook_* codes, schema mismatches)
-  | "refused" // the pipeline refused before or around the hook (access_blocked, revision_changed, …)
-  | "threw" // plugins: caught and dropped (fail open)
-  | "abandoned" // plugins: exceeded their time bound
-  | "passed"; // no hook ran at this stage, the value passed through
+export const RUN_OUTCOMES = [
+  "continue",
+  "reject",
+  "approval",
+  "return",
+  "fail",
+  "error", // the hook failed closed (hook_* codes, schema mismatches)
+  "refused", // the pipeline refused before or around the hook (access_blocked, revision_changed, …)
+  "threw", // plugins: caught and dropped (fail open)
+  "abandoned", // plugins: exceeded their time bound
+  "passed", // no hook ran at this stage, the value passed through
+] as const;
+export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 
 export interface RunMetadata {
   workspaceUid: string;
@@ -56,6 +70,11 @@ export interface RunDetails {
   error?: string;
   arguments?: Json;
   result?: Json;
+  /**
+   * Set by the log writer when the details exceeded the stored size: long texts were
+   * shortened and the named parts (`result`, `arguments`, `logs`) cut or dropped.
+   */
+  truncated?: { omitted: string[]; logsDropped: number };
 }
 
 export interface RunRecord extends RunMetadata {

@@ -1,17 +1,20 @@
 // The bearer token a service sends to its upstream, read from a workspace secret.
+import { env } from "cloudflare:workers";
+import { readSecret } from "../secrets";
 
 /**
- * Value of workspace secret `name`, or null when it is not set. Workspace
- * secrets (`PUT /v1/workspaces/{ws}/secrets/{name}`) are not stored yet, so no
- * secret is ever set: a service that names one cannot reach its upstream until
- * the secrets feature answers here.
+ * Value of workspace secret `name`, or null when it is not set. Secrets are
+ * stored encrypted (shared/secrets); the root key is the Worker's
+ * `RAYRUN_BOOTSTRAP_KEY` unless the caller passes it. Only code that talks to
+ * upstreams calls this: never the API's responses, never hooks.
  */
 export function workspaceSecret(
-  _db: D1Database,
-  _workspaceUid: string,
-  _name: string,
+  db: D1Database,
+  workspaceUid: string,
+  name: string,
+  rootKey: string = env.RAYRUN_BOOTSTRAP_KEY,
 ): Promise<string | null> {
-  return Promise.resolve(null);
+  return readSecret({ DB: db, RAYRUN_BOOTSTRAP_KEY: rootKey }, workspaceUid, name);
 }
 
 /** Workspace secret names: what a service's `authorizationSecret` may hold. */

@@ -2,9 +2,11 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { ProblemException, problemResponse } from "../../shared/http/problem";
 import { compileRoutes } from "./routes/compile";
+import { configRoutes } from "./routes/config";
 import { hookRoutes } from "./routes/hooks";
 import { deploymentRoutes } from "./routes/deployments";
 import { limitsRoutes } from "./routes/limits";
+import { logRoutes } from "./routes/logs";
 import { openapiRoutes } from "./routes/openapi";
 import { runRoutes } from "./routes/run";
 import { serviceRoutes } from "./routes/services";
@@ -23,6 +25,8 @@ app.route("/v1", serviceRoutes);
 app.route("/v1", toolRoutes);
 app.route("/v1", hookRoutes);
 app.route("/v1", deploymentRoutes);
+app.route("/v1", configRoutes);
+app.route("/v1", logRoutes);
 
 // Locally one port serves everything: the data plane lives in the gateway Worker.
 app.all("/mcp/*", (c) => c.env.GATEWAY.fetch(c.req.raw));

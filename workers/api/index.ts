@@ -1,7 +1,9 @@
 import { app } from "./app";
+import { scheduled } from "./cron";
 
 export { WorkspaceObject } from "../../durable-objects/workspace";
 
 export default {
   fetch: app.fetch,
+  scheduled,
 } satisfies ExportedHandler<Env>;

@@ -85,17 +85,18 @@ const toJsonText = (value, label, maxChars) => {
       if (size > maxChars) throw TOO_LARGE;
       for (let i = 0; i < length; i++) {
         const element = item[i];
-        // Primitives inline: a call per element would dominate the walk.
+        // Primitives inline (a call per element would dominate the walk),
+        // each adding a lower bound of its JSON length.
         const type = typeof element;
-        if (type === "string") {
-          size += element.length + 2;
-          if (size > maxChars) throw TOO_LARGE;
-          continue;
+        if (type === "string") size += element.length + 2;
+        else if (type === "number" && element - element === 0) size += 1;
+        else if (type === "boolean" || element === null) size += 4;
+        else {
+          pathKeys[depth] = i;
+          if (element === undefined && !hasOwn(item, i)) fail(depth + 1, "is a hole in a sparse array");
+          visit(element, depth + 1);
         }
-        if ((type === "number" && element - element === 0) || type === "boolean" || element === null) continue;
-        pathKeys[depth] = i;
-        if (element === undefined && !hasOwn(item, i)) fail(depth + 1, "is a hole in a sparse array");
-        visit(element, depth + 1);
+        if (size > maxChars) throw TOO_LARGE;
       }
     } else {
       const proto = getProto(item);
@@ -107,14 +108,14 @@ const toJsonText = (value, label, maxChars) => {
         const element = item[key];
         const type = typeof element;
         size += key.length + 3;
-        if (type === "string") {
-          size += element.length + 2;
-          if (size > maxChars) throw TOO_LARGE;
-          continue;
+        if (type === "string") size += element.length + 2;
+        else if (type === "number" && element - element === 0) size += 1;
+        else if (type === "boolean" || element === null) size += 4;
+        else {
+          pathKeys[depth] = key;
+          visit(element, depth + 1);
         }
-        if ((type === "number" && element - element === 0) || type === "boolean" || element === null) continue;
-        pathKeys[depth] = key;
-        visit(element, depth + 1);
+        if (size > maxChars) throw TOO_LARGE;
       }
     }
     pathValues[depth] = undefined;

@@ -17,8 +17,21 @@ export interface PreludeExtension {
 
 export const adapterExtension: PreludeExtension = { name: "adapter", source: ADAPTER_JS };
 
+/**
+ * Drops comment lines, trailing `; // …` comments and indentation: the
+ * prelude is parsed in every fresh context, and parse time grows with its
+ * size. (The prelude sources never contain "//" inside strings.)
+ */
+function compact(source: string): string {
+  return source
+    .split("\n")
+    .map((line) => line.trim().replace(/;\s+\/\/ .*$/, ";"))
+    .filter((line) => line !== "" && !line.startsWith("//"))
+    .join("\n");
+}
+
 export function buildPrelude(extensions: readonly PreludeExtension[]): string {
   const parts = [CAPTURE_JS, FUEL_JS, HARDEN_JS, BUILTINS_JS, BRIDGE_JS];
-  for (const extension of extensions) parts.push(`// extension: ${extension.name}\n{\n${extension.source}\n}`);
-  return `(function (host) {\n"use strict";\n${parts.join("\n")}\nreturn api;\n})`;
+  for (const extension of extensions) parts.push(`{\n${extension.source}\n}`);
+  return compact(`(function (host) {\n"use strict";\n${parts.join("\n")}\nreturn api;\n})`);
 }

@@ -16,6 +16,7 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
   { name: "call-heavy loop", body: `const f = (x) => x + 1; let n = 0; for (;;) n = f(n);`, code: "hook_timeout" },
   { name: "throw/catch loop", body: `for (;;) { try { throw new Error("x"); } catch {} }`, code: "hook_timeout" },
   { name: "retry after stack overflow", body: `const f = () => { try { f(); } catch { f(); } }; f();`, code: "hook_timeout" },
+  { name: "error loop", body: `for (;;) { try { null.x; } catch {} }`, code: "hook_timeout" },
   { name: "error loop deep in recursion", body: `const f = (n) => { if (n > 0) return f(n - 1); for (;;) { try { null.x; } catch {} } }; f(250);`, code: "hook_timeout" },
   { name: "repeat+toUpperCase loop", body: `for (;;) "x".repeat(1e6).toUpperCase();`, code: "hook_timeout" },
   { name: "big join loop", body: `const a = new Array(1e5).fill("abc"); for (;;) a.join(",");`, code: "hook_timeout" },

@@ -1,86 +1,137 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import type { Scope } from "../../../shared/auth/principal";
 import type { ApiEnv } from "../types";
 import { CompileRequest } from "./compile";
+import { DeployRequest, RollbackRequest, TestRequest } from "./deployments";
+import { RestoreBody, SaveDraftBody } from "./hooks";
 import { RunRequest } from "./run";
+import { CreateServiceRequest } from "./services";
+import { AcceptReviewRequest } from "./tools";
+import { CreateKeyRequest, CreateWorkspaceRequest } from "./workspaces";
 
-// Request bodies come from the same zod schemas the routes validate with, so
-// the description cannot drift from what is enforced.
-const schema = (s: z.ZodType) => z.toJSONSchema(s, { io: "input", unrepresentable: "any" });
+// Request bodies come from the zod schemas the routes validate with, so the
+// description cannot drift from what is enforced; a test checks that every
+// mounted route is described here.
+interface Operation {
+  method: "get" | "post" | "put" | "delete";
+  path: string;
+  summary: string;
+  /** Scope required; "public" needs no key, "platform" the bootstrap key. */
+  auth: Scope | "public" | "platform";
+  body?: z.ZodType;
+  /** Success status → description. */
+  ok?: Record<string, string>;
+  /** Problem statuses besides the ones every authenticated route can answer. */
+  problems?: number[];
+  etag?: "returns" | "requires";
+}
+
+const WS = "/v1/workspaces/{ws}";
+const HOOK = `${WS}/tools/{tool}/hook`;
+const paged = "Page `{ items, nextCursor }` (`?limit=&cursor=`)";
+
+export const OPERATIONS: Operation[] = [
+  { method: "get", path: "/v1/limits", summary: "Every limit in force", auth: "public" },
+  { method: "get", path: "/v1/openapi.json", summary: "This document", auth: "public" },
+  { method: "post", path: "/v1/compile", summary: "Stateless compile of a tool adapter", auth: "hooks:write", body: CompileRequest, problems: [422, 429] },
+  { method: "post", path: "/v1/run", summary: "Stateless playground run of one stage; never contacts an upstream", auth: "hooks:write", body: RunRequest, ok: { "200": "The outcome whenever the hook ran, including `ok: false` hook failures" }, problems: [422, 429] },
+
+  { method: "post", path: "/v1/workspaces", summary: "Create a workspace", auth: "platform", body: CreateWorkspaceRequest, ok: { "201": "The workspace" } },
+  { method: "get", path: WS, summary: "One workspace", auth: "hooks:read", problems: [404] },
+  { method: "post", path: `${WS}/keys`, summary: "Mint an API key (the secret is shown once)", auth: "admin", body: CreateKeyRequest, ok: { "201": "The key with its secret" }, problems: [404] },
+  { method: "get", path: `${WS}/keys`, summary: "API keys, without secrets", auth: "admin", ok: { "200": paged } },
+  { method: "delete", path: `${WS}/keys/{id}`, summary: "Revoke a key", auth: "admin", problems: [404] },
+
+  { method: "post", path: `${WS}/services`, summary: "Register an upstream MCP server", auth: "hooks:write", body: CreateServiceRequest, ok: { "201": "The service" }, problems: [404, 409] },
+  { method: "get", path: `${WS}/services`, summary: "Services (`?deleted=true` for deleted ones)", auth: "hooks:read", ok: { "200": paged } },
+  { method: "get", path: `${WS}/services/{svc}`, summary: "One service", auth: "hooks:read", problems: [404] },
+  { method: "post", path: `${WS}/services/{svc}/refresh`, summary: "Index the upstream's tools/list", auth: "hooks:write", problems: [404, 409, 502] },
+  { method: "delete", path: `${WS}/services/{svc}`, summary: "Delete a service (409 while hook history exists)", auth: "hooks:write", problems: [404, 409] },
+  { method: "get", path: `${WS}/services/{svc}/history`, summary: "History-only view of a service's tools", auth: "hooks:read", problems: [404] },
+  { method: "get", path: `${WS}/tools`, summary: "Indexed tools with upstream schemas, definition hash, review state", auth: "hooks:read", ok: { "200": paged } },
+  { method: "get", path: `${WS}/tools/{tool}`, summary: "One indexed tool", auth: "hooks:read", problems: [404] },
+  { method: "post", path: `${WS}/tools/{tool}/review/accept`, summary: "Accept a changed upstream definition", auth: "hooks:write", body: AcceptReviewRequest, problems: [404, 409] },
+
+  { method: "get", path: HOOK, summary: "Draft (source, config, version) and deployments", auth: "hooks:read", etag: "returns", problems: [404] },
+  { method: "put", path: `${HOOK}/draft`, summary: "Save the draft (identical saves are no-ops)", auth: "hooks:write", body: SaveDraftBody, etag: "requires", problems: [404, 409, 412, 428, 429] },
+  { method: "get", path: `${HOOK}/versions`, summary: "Draft history, newest first", auth: "hooks:read", ok: { "200": paged } },
+  { method: "get", path: `${HOOK}/versions/{n}`, summary: "One version with source and config", auth: "hooks:read", problems: [404] },
+  { method: "get", path: `${HOOK}/versions/{n}/diff`, summary: "Unified diff of a version against its predecessor", auth: "hooks:read", problems: [404] },
+  { method: "post", path: `${HOOK}/versions/{n}/restore`, summary: "Copy a version into a new draft version", auth: "hooks:write", body: RestoreBody, etag: "requires", problems: [404, 409, 412, 428, 429] },
+  { method: "get", path: `${HOOK}/export`, summary: "All versions as one JSON document", auth: "hooks:read" },
+  { method: "post", path: `${HOOK}/compile`, summary: "Compile the draft", auth: "hooks:write", problems: [404, 409, 422, 429] },
+  { method: "post", path: `${HOOK}/test`, summary: "Test console: run a stage with arguments or a mock result; recorded with the version", auth: "hooks:write", body: TestRequest, problems: [404, 409, 422, 429] },
+  { method: "get", path: `${HOOK}/types`, summary: "Generated TypeScript declarations (application/typescript)", auth: "hooks:read", problems: [404] },
+  { method: "post", path: `${HOOK}/deployments`, summary: "Compile, require a test, create a revision and move the pointer", auth: "hooks:write", body: DeployRequest, ok: { "201": "A new revision", "200": "An identical revision reused" }, problems: [404, 409, 413, 422, 429] },
+  { method: "get", path: `${HOOK}/revisions`, summary: "Deployment revisions, newest first", auth: "hooks:read", ok: { "200": paged } },
+  { method: "post", path: `${HOOK}/rollback`, summary: "Move a pointer to an earlier compatible revision", auth: "hooks:write", body: RollbackRequest, problems: [404, 409, 413] },
+  { method: "delete", path: `${HOOK}/shadow`, summary: "Drop the shadow pointer", auth: "hooks:write", problems: [404] },
+  { method: "post", path: `${HOOK}/reset`, summary: "Remove draft, versions and revisions; keep a reset event", auth: "hooks:write", problems: [404] },
+];
 
 const problem = {
   description: "Problem document (RFC 9457) with a stable `code`",
   content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
 };
-const jsonBody = (s: z.ZodType) => ({
-  required: true,
-  content: { "application/json": { schema: schema(s) } },
-});
-const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [String(s), problem]));
 
-export const openapiDocument = {
-  openapi: "3.1.0",
-  info: { title: "Rayrun Hooks API", version: "1" },
-  components: {
-    securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
-    schemas: {
-      Problem: {
-        type: "object",
-        required: ["type", "title", "status", "code"],
-        properties: {
-          type: { type: "string" },
-          title: { type: "string" },
-          status: { type: "integer" },
-          code: { type: "string", description: "Stable snake_case error code" },
-          detail: { type: "string" },
-        },
-      },
-      Diagnostic: {
-        type: "object",
-        required: ["code", "message", "line", "column"],
-        properties: {
-          code: { type: "string" },
-          message: { type: "string" },
-          line: { type: "integer" },
-          column: { type: "integer" },
-        },
-      },
-    },
-  },
-  security: [{ bearer: [] }],
-  paths: {
-    "/v1/limits": {
-      get: { summary: "Limits in force", security: [], responses: { "200": { description: "Every limit" } } },
-    },
-    "/v1/openapi.json": {
-      get: { summary: "This document", security: [], responses: { "200": { description: "OpenAPI 3.1" } } },
-    },
-    "/v1/compile": {
-      post: {
-        summary: "Stateless compile of a tool adapter (scope hooks:write)",
-        requestBody: jsonBody(CompileRequest),
-        responses: {
-          "200": { description: "{ publicContract, compiledBytes, hash, stages }" },
-          "422": {
-            description: "Compile failed: problem document with `diagnostics[]`",
-            content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
+function operation(op: Operation) {
+  const authProblems = op.auth === "public" ? [] : [401, 403];
+  const bodyProblems = op.body ? [400, 413, 415] : [];
+  const statuses = [...new Set([...authProblems, ...bodyProblems, ...(op.problems ?? [])])].sort();
+  const parameters = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+    name: m[1],
+    in: "path",
+    required: true,
+    schema: { type: "string" },
+  }));
+  if (op.etag === "requires") parameters.push({ name: "If-Match", in: "header", required: true, schema: { type: "string" } });
+  return {
+    summary: op.summary,
+    ...(op.auth === "public" ? { security: [] } : { "x-rayrun-auth": op.auth }),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(op.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: z.toJSONSchema(op.body, { io: "input", unrepresentable: "any" }) } },
           },
-          ...errors(400, 401, 403, 413, 415),
-        },
-      },
+        }
+      : {}),
+    responses: {
+      ...Object.fromEntries(Object.entries(op.ok ?? { "200": "OK" }).map(([s, d]) => [s, { description: d }])),
+      ...Object.fromEntries(statuses.map((s) => [String(s), problem])),
     },
-    "/v1/run": {
-      post: {
-        summary: "Stateless playground run of one stage; never contacts an upstream (scope hooks:write)",
-        requestBody: jsonBody(RunRequest),
-        responses: {
-          "200": { description: "The outcome whenever the hook ran, including `ok: false` hook failures" },
-          "422": problem,
-          ...errors(400, 401, 403, 413, 415),
-        },
-      },
-    },
-  },
-} as const;
+  };
+}
 
-export const openapiRoutes = new Hono<ApiEnv>().get("/openapi.json", (c) => c.json(openapiDocument));
+function buildDocument() {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of OPERATIONS) (paths[op.path] ??= {})[op.method] = operation(op);
+  return {
+    openapi: "3.1.0",
+    info: { title: "Rayrun Hooks API", version: "1" },
+    components: {
+      securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
+      schemas: {
+        Problem: {
+          type: "object",
+          required: ["type", "title", "status", "code"],
+          properties: {
+            type: { type: "string" },
+            title: { type: "string" },
+            status: { type: "integer" },
+            code: { type: "string", description: "Stable snake_case error code" },
+            detail: { type: "string" },
+          },
+        },
+      },
+    },
+    security: [{ bearer: [] }],
+    paths,
+  };
+}
+
+let document: ReturnType<typeof buildDocument> | undefined;
+
+export const openapiRoutes = new Hono<ApiEnv>().get("/openapi.json", (c) => c.json((document ??= buildDocument())));

@@ -29,18 +29,6 @@ describe("GET /v1/limits", () => {
   });
 });
 
-describe("GET /v1/openapi.json", () => {
-  it("describes the public routes", async () => {
-    const res = await api("/v1/openapi.json");
-    expect(res.status).toBe(200);
-    const doc = (await res.json()) as { openapi: string; paths: Record<string, unknown> };
-    expect(doc.openapi).toBe("3.1.0");
-    expect(Object.keys(doc.paths)).toEqual(
-      expect.arrayContaining(["/v1/limits", "/v1/openapi.json", "/v1/compile", "/v1/run"]),
-    );
-  });
-});
-
 describe("errors are problem documents with a stable code", () => {
   it("unknown routes answer 404 not_found", async () => {
     await expectProblem(await api("/v1/nope"), 404, "not_found");

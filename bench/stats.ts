@@ -1,0 +1,19 @@
+// Small statistics helpers for the bench.
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index] ?? Number.NaN;
+}
+
+export interface Summary {
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+export function summarize(samples: readonly number[]): Summary {
+  const sorted = samples.toSorted((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] ?? Number.NaN };
+}
+
+export const ms = (value: number): string => value.toFixed(value < 10 ? 2 : 1);

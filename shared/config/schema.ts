@@ -1,0 +1,100 @@
+// The workspace config document (`GET/PUT /v1/workspaces/{ws}/config`). Keys the
+// seeds spell in snake_case keep that spelling (DESIGN §7); everything else is camelCase.
+import { z } from "zod";
+import type { JsonObject } from "../json";
+
+/** Whether captured details of hook runs are stored (with the service's payload capture on). */
+export const DETAIL_POLICIES = ["capture", "none"] as const;
+export type DetailPolicy = (typeof DETAIL_POLICIES)[number];
+
+export const RETENTION_DAYS = {
+  details: { min: 1, max: 90, default: 7 },
+  logs: { min: 1, max: 365, default: 30 },
+} as const;
+
+const days = (bounds: { min: number; max: number }) => z.number().int().min(bounds.min).max(bounds.max);
+
+const looseObject = z.record(z.string(), z.json());
+
+/**
+ * What a client may PUT. Stored as given (defaults are filled when read, so a
+ * changed default applies to every workspace that never chose a value).
+ * `pre_llm_hook`, `plugins`, `limits`, `code_execution` and `providers` are
+ * accepted and stored here; the features that use them validate them further.
+ */
+export const WorkspaceConfigDocument = z
+  .object({
+    detailPolicy: z
+      .enum(DETAIL_POLICIES)
+      .optional()
+      .describe('"capture" stores run details for services with payload capture on; "none" never stores them'),
+    retention: z
+      .object({
+        detailsDays: days(RETENTION_DAYS.details).optional().describe("Days captured run details are kept"),
+        logsDays: days(RETENTION_DAYS.logs).optional().describe("Days run records (metadata) are kept"),
+      })
+      .strict()
+      .optional(),
+    pre_llm_hook: looseObject.optional().describe("Request hook on the LLM path (validated by a later feature)"),
+    plugins: z
+      .array(z.string().min(1).max(200))
+      .max(100)
+      .refine((names) => new Set(names).size === names.length, "Plugin names must be unique")
+      .optional()
+      .describe("Plugins by name, in order (validated by a later feature)"),
+    limits: z
+      .object({ execution_timeout_ms: z.number().int().positive().optional() })
+      .strict()
+      .optional(),
+    code_execution: z
+      .object({ sys_lambda: z.boolean().optional() })
+      .strict()
+      .optional(),
+    providers: looseObject.optional().describe("LLM provider settings (validated by a later feature)"),
+  })
+  .strict();
+
+export type WorkspaceConfigInput = z.output<typeof WorkspaceConfigDocument>;
+
+/** The config in force: the stored document with defaults filled in. */
+export interface WorkspaceConfig {
+  detailPolicy: DetailPolicy;
+  retention: { detailsDays: number; logsDays: number };
+  pre_llm_hook?: JsonObject;
+  plugins?: string[];
+  limits?: { execution_timeout_ms?: number };
+  code_execution?: { sys_lambda?: boolean };
+  providers?: JsonObject;
+}
+
+export function effectiveConfig(document: WorkspaceConfigInput): WorkspaceConfig {
+  return {
+    ...document,
+    detailPolicy: document.detailPolicy ?? "capture",
+    retention: {
+      detailsDays: document.retention?.detailsDays ?? RETENTION_DAYS.details.default,
+      logsDays: document.retention?.logsDays ?? RETENTION_DAYS.logs.default,
+    },
+  };
+}
+
+export const DEFAULT_CONFIG: WorkspaceConfig = effectiveConfig({});
+
+/**
+ * The config in force for a stored document's JSON text (null: never written).
+ * A document that no longer parses (a later feature tightened a field) yields
+ * the defaults rather than failing every reader.
+ */
+export function configFromDocument(text: string | null): WorkspaceConfig {
+  if (text === null) return DEFAULT_CONFIG;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    raw = undefined;
+  }
+  const parsed = WorkspaceConfigDocument.safeParse(raw);
+  if (parsed.success) return effectiveConfig(parsed.data);
+  console.error("a stored workspace config does not parse; using the defaults");
+  return DEFAULT_CONFIG;
+}

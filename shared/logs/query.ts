@@ -1,0 +1,97 @@
+// Reading hook-run records: filters, newest first, cursor pages.
+import { and, desc, eq, gte, lt, type SQL } from "drizzle-orm";
+import { database } from "../db/client";
+import { hookRuns } from "../db/schema";
+import { newId } from "../ids";
+import type { HookKind, RunChannel, RunDetails, RunMetadata, RunOutcome, RunStage } from "./types";
+import { RUN_ID_PREFIX } from "./writer";
+
+/** The shape of a run id: the prefix, 10 time characters and 12 random ones. */
+export const RUN_ID = new RegExp(`^${RUN_ID_PREFIX}_[0-9a-hjkmnp-tv-z]{22}$`);
+
+/**
+ * The smallest id string of any run at or after `ms`: ids lead with their run
+ * time, so `id < runIdBound(t)` selects exactly the runs before `t`.
+ */
+export const runIdBound = (ms: number): string => newId(RUN_ID_PREFIX, ms).slice(0, RUN_ID_PREFIX.length + 11);
+
+export interface RunFilters {
+  workspaceUid: string;
+  target?: string;
+  toolUid?: string;
+  stage?: RunStage;
+  outcome?: RunOutcome;
+  channel?: RunChannel;
+  kind?: HookKind;
+  revisionId?: string;
+  requestId?: string;
+  /** Inclusive, epoch ms. */
+  sinceMs?: number;
+  /** Inclusive, epoch ms. */
+  untilMs?: number;
+}
+
+/** One record as the API answers it; `details` is present only for callers allowed to see details. */
+export interface RunView extends Omit<RunMetadata, "loop" | "plugin"> {
+  id: string;
+  loop: string | null;
+  plugin: string | null;
+  details?: RunDetails | null;
+}
+
+type Row = typeof hookRuns.$inferSelect;
+
+function runView(row: Row, withDetails: boolean): RunView {
+  return {
+    id: row.id,
+    at: row.at,
+    workspaceUid: row.workspaceUid,
+    kind: row.kind,
+    target: row.target,
+    toolUid: row.toolUid,
+    toolName: row.toolName,
+    stage: row.stage,
+    channel: row.channel,
+    outcome: row.outcome,
+    code: row.code,
+    revisionId: row.revisionId,
+    requestId: row.requestId,
+    durationMs: row.durationMs,
+    fuelUsed: row.fuelUsed,
+    shadowDiffered: row.shadowDiffered,
+    loop: row.loop,
+    plugin: row.plugin,
+    ...(withDetails ? { details: row.details } : {}),
+  };
+}
+
+/** A page of runs, newest first; `nextCursor` is the last item's id while more may follow. */
+export async function listRuns(
+  db: D1Database,
+  filters: RunFilters,
+  page: { limit: number; cursor?: string | undefined; withDetails: boolean },
+): Promise<{ items: RunView[]; nextCursor: string | null }> {
+  const conditions: (SQL | undefined)[] = [
+    eq(hookRuns.workspaceUid, filters.workspaceUid),
+    filters.target === undefined ? undefined : eq(hookRuns.target, filters.target),
+    filters.toolUid === undefined ? undefined : eq(hookRuns.toolUid, filters.toolUid),
+    filters.stage === undefined ? undefined : eq(hookRuns.stage, filters.stage),
+    filters.outcome === undefined ? undefined : eq(hookRuns.outcome, filters.outcome),
+    filters.channel === undefined ? undefined : eq(hookRuns.channel, filters.channel),
+    filters.kind === undefined ? undefined : eq(hookRuns.kind, filters.kind),
+    filters.revisionId === undefined ? undefined : eq(hookRuns.revisionId, filters.revisionId),
+    filters.requestId === undefined ? undefined : eq(hookRuns.requestId, filters.requestId),
+    filters.sinceMs === undefined ? undefined : gte(hookRuns.id, runIdBound(filters.sinceMs)),
+    filters.untilMs === undefined ? undefined : lt(hookRuns.id, runIdBound(filters.untilMs + 1)),
+    page.cursor === undefined ? undefined : lt(hookRuns.id, page.cursor),
+  ];
+  const rows = await database(db)
+    .select()
+    .from(hookRuns)
+    .where(and(...conditions))
+    .orderBy(desc(hookRuns.id))
+    .limit(page.limit + 1)
+    .all();
+  const items = rows.slice(0, page.limit).map((row) => runView(row, page.withDetails));
+  return { items, nextCursor: rows.length > page.limit ? (items.at(-1)?.id ?? null) : null };
+}

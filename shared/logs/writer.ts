@@ -1,0 +1,111 @@
+// The hook-run log writer. Callers on a response path use `deferRuns`, which
+// hands the write to `waitUntil`; nothing here ever throws into a response.
+import { getTableColumns } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { DetailPolicy } from "../config/schema";
+import { database } from "../db/client";
+import { hookRuns } from "../db/schema";
+import { newId } from "../ids";
+import { boundDetails } from "./details";
+import type { RunDetails, RunRecord } from "./types";
+
+/** Whether a batch of records may keep its details: both must allow it (seed 000). */
+export interface CaptureSettings {
+  /** The service's payload capture flag (`services.payload_capture`). */
+  payloadCapture: boolean;
+  /** The workspace's `detailPolicy` (`readWorkspaceConfig(…).detailPolicy`). */
+  detailPolicy: DetailPolicy;
+}
+
+export const RUN_ID_PREFIX = "log";
+
+/** D1 binds at most 100 parameters per statement; every column of a row is one. */
+const D1_MAX_BOUND_PARAMETERS = 100;
+export const ROWS_PER_INSERT = Math.floor(D1_MAX_BOUND_PARAMETERS / Object.keys(getTableColumns(hookRuns)).length);
+
+export const capturesDetails = (capture: CaptureSettings): boolean =>
+  capture.payloadCapture && capture.detailPolicy === "capture";
+
+/** The run's time as epoch ms; a missing or unparseable `at` becomes the write time. */
+function runTime(at: string, now: number): number {
+  const ms = Date.parse(at);
+  return Number.isFinite(ms) && ms >= 0 ? ms : now;
+}
+
+type Row = typeof hookRuns.$inferInsert;
+
+function toRow(record: RunRecord, keepDetails: boolean, now: number): Row {
+  const ms = runTime(record.at, now);
+  const details: RunDetails | null =
+    keepDetails && record.details !== null ? boundDetails(record.details) : null;
+  return {
+    id: newId(RUN_ID_PREFIX, ms),
+    workspaceUid: record.workspaceUid,
+    kind: record.kind,
+    target: record.target,
+    toolUid: record.toolUid,
+    toolName: record.toolName,
+    stage: record.stage,
+    channel: record.channel,
+    outcome: record.outcome,
+    code: record.code,
+    revisionId: record.revisionId,
+    requestId: record.requestId,
+    durationMs: Number.isFinite(record.durationMs) ? record.durationMs : 0,
+    fuelUsed: Number.isFinite(record.fuelUsed) ? Math.round(record.fuelUsed) : 0,
+    shadowDiffered: record.shadowDiffered,
+    loop: record.loop ?? null,
+    plugin: record.plugin ?? null,
+    at: new Date(ms).toISOString(),
+    details,
+    detailsCapturedAt: details === null ? null : new Date(now).toISOString(),
+  };
+}
+
+/**
+ * Stores run records: metadata always, `details` only when `capture` allows it
+ * (bounded to DETAILS_MAX_BYTES). All records go in one D1 batch (atomic),
+ * chunked for D1's bound-parameter limit. Rejects when the write fails.
+ */
+export async function recordRuns(
+  env: { DB: D1Database },
+  records: readonly RunRecord[],
+  capture: CaptureSettings,
+): Promise<void> {
+  if (records.length === 0) return;
+  const now = Date.now();
+  const keep = capturesDetails(capture);
+  const rows = records.map((record) => toRow(record, keep, now));
+  const db = database(env.DB);
+  const statements: BatchItem<"sqlite">[] = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    statements.push(db.insert(hookRuns).values(rows.slice(i, i + ROWS_PER_INSERT)));
+  }
+  const [first, ...rest] = statements;
+  if (first === undefined) return;
+  await db.batch([first, ...rest]);
+}
+
+/**
+ * Records runs after the response: the write goes to `ctx.waitUntil`, and a
+ * failure is logged, never thrown to the caller.
+ */
+export function deferRuns(
+  ctx: Pick<ExecutionContext, "waitUntil">,
+  env: { DB: D1Database },
+  records: readonly RunRecord[],
+  capture: CaptureSettings,
+): void {
+  if (records.length === 0) return;
+  let write: Promise<void>;
+  try {
+    write = recordRuns(env, records, capture);
+  } catch (error) {
+    write = Promise.reject(error);
+  }
+  ctx.waitUntil(
+    write.catch((error: unknown) => {
+      console.error("hook-run log write failed", { records: records.length, error: String(error) });
+    }),
+  );
+}

@@ -1,0 +1,137 @@
+// Hook-run logs: `GET …/tools/{tool}/hook/logs` (one hook) and
+// `GET /v1/workspaces/{ws}/hooks/logs` (every hook of the workspace). Metadata
+// for hooks:read keys; captured details only for keys that may write hooks.
+import type { Context } from "hono";
+import { Hono } from "hono";
+import { validator } from "hono/validator";
+import { z } from "zod";
+import { allows } from "../../../shared/auth/principal";
+import { database } from "../../../shared/db/client";
+import { ProblemException } from "../../../shared/http/problem";
+import { isTarget } from "../../../shared/lifecycle/target";
+import { listRuns, RUN_ID, type RunFilters, type RunView } from "../../../shared/logs/query";
+import { HOOK_KINDS, RUN_CHANNELS, RUN_OUTCOMES, RUN_STAGES } from "../../../shared/logs/types";
+import { requireScope } from "../middleware/auth";
+import { fieldErrors } from "../middleware/json-body";
+import type { ApiEnv } from "../types";
+import { resolveToolTarget, type ResolvedTarget } from "./hooks";
+import { requireWorkspace } from "./services";
+
+export const LOG_FORMATS = ["json", "ndjson"] as const;
+export const NDJSON = "application/x-ndjson";
+
+const instant = z.iso.datetime({ offset: true }).describe("ISO-8601 time, e.g. 2031-05-06T10:00:00Z");
+
+const TargetLogsQuery = z
+  .object({
+    stage: z.enum(RUN_STAGES).optional(),
+    outcome: z.enum(RUN_OUTCOMES).optional(),
+    channel: z.enum(RUN_CHANNELS).optional(),
+    kind: z.enum(HOOK_KINDS).optional(),
+    revision: z.string().min(1).max(200).optional().describe("Deployment revision id"),
+    requestId: z.string().min(1).max(200).optional(),
+    since: instant.optional().describe("Runs at or after this time"),
+    until: instant.optional().describe("Runs at or before this time"),
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+    cursor: z.string().regex(RUN_ID, "Not a cursor this API returned").optional(),
+    format: z.enum(LOG_FORMATS).optional().describe("json (default) or ndjson"),
+  })
+  .strict();
+
+const WorkspaceLogsQuery = TargetLogsQuery.extend({
+  tool: z.string().min(1).max(200).optional().describe("Tool uid: every run on calls of that tool"),
+  target: z.string().refine(isTarget, "A target is tool:<uid> or file:<path>").optional(),
+}).strict();
+
+export { TargetLogsQuery, WorkspaceLogsQuery };
+
+type TargetQuery = z.output<typeof TargetLogsQuery>;
+
+const query = <S extends z.ZodType>(schema: S) =>
+  validator("query", (value): z.output<S> => {
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) {
+      throw new ProblemException({
+        code: "invalid_request",
+        detail: "Invalid log filters.",
+        extensions: { errors: fieldErrors(parsed.error.issues) },
+      });
+    }
+    return parsed.data;
+  });
+
+function timeRange(q: TargetQuery): Pick<RunFilters, "sinceMs" | "untilMs"> {
+  const sinceMs = q.since === undefined ? undefined : Date.parse(q.since);
+  const untilMs = q.until === undefined ? undefined : Date.parse(q.until);
+  if (sinceMs !== undefined && untilMs !== undefined && sinceMs > untilMs) {
+    throw new ProblemException({
+      code: "invalid_request",
+      detail: "Invalid log filters.",
+      extensions: { errors: [{ path: "/until", message: "until is before since" }] },
+    });
+  }
+  return { sinceMs, untilMs };
+}
+
+function filtersOf(workspaceUid: string, q: TargetQuery): RunFilters {
+  return {
+    workspaceUid,
+    stage: q.stage,
+    outcome: q.outcome,
+    channel: q.channel,
+    kind: q.kind,
+    revisionId: q.revision,
+    requestId: q.requestId,
+    ...timeRange(q),
+  };
+}
+
+/** `?format=` decides; without it an `Accept: application/x-ndjson` asks for NDJSON. */
+function wantsNdjson(c: Context<ApiEnv>, format: TargetQuery["format"]): boolean {
+  if (format !== undefined) return format === "ndjson";
+  return (c.req.header("accept") ?? "").toLowerCase().includes(NDJSON);
+}
+
+/**
+ * A page in the asked format. JSON: `{ items, nextCursor }`. NDJSON: one record
+ * per line, nothing else in the body. Both carry the next page's cursor in
+ * `X-Next-Cursor` and a `Link: <…>; rel="next"` header while more may follow.
+ */
+async function answer(c: Context<ApiEnv>, filters: RunFilters, q: TargetQuery) {
+  const principal = c.get("principal");
+  const page = await listRuns(c.env.DB, filters, {
+    limit: q.limit,
+    cursor: q.cursor,
+    withDetails: allows(principal, "hooks:write", filters.workspaceUid),
+  });
+  if (page.nextCursor !== null) {
+    const next = new URL(c.req.url);
+    next.searchParams.set("cursor", page.nextCursor);
+    c.header("x-next-cursor", page.nextCursor);
+    c.header("link", `<${next.pathname}${next.search}>; rel="next"`);
+  }
+  c.header("vary", "accept");
+  if (wantsNdjson(c, q.format)) {
+    const body = page.items.map((item: RunView) => `${JSON.stringify(item)}\n`).join("");
+    return c.body(body, 200, { "content-type": `${NDJSON}; charset=utf-8` });
+  }
+  return c.json(page);
+}
+
+/** The logs of one lifecycle target, mounted under its hook path (tools now, workspace files later). */
+export function targetLogRoutes(resolve: (c: Context<ApiEnv>) => Promise<ResolvedTarget>) {
+  return new Hono<ApiEnv>().get("/logs", requireScope("hooks:read"), query(TargetLogsQuery), async (c) => {
+    const t = await resolve(c);
+    const q = c.req.valid("query");
+    return answer(c, { ...filtersOf(t.workspaceUid, q), target: t.target }, q);
+  });
+}
+
+export const logRoutes = new Hono<ApiEnv>()
+  .route("/workspaces/:ws/tools/:tool/hook", targetLogRoutes(resolveToolTarget))
+  .get("/workspaces/:ws/hooks/logs", requireScope("hooks:read"), query(WorkspaceLogsQuery), async (c) => {
+    const ws = c.req.param("ws");
+    await requireWorkspace(database(c.env.DB), ws);
+    const q = c.req.valid("query");
+    return answer(c, { ...filtersOf(ws, q), toolUid: q.tool, target: q.target }, q);
+  });
