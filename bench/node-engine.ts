@@ -6,6 +6,6 @@ import { createEngineProvider } from "../shared/sandbox/engine";
 
 const require = createRequire(import.meta.url);
 
-export const nodeEngines = createEngineProvider(
-  () => new WebAssembly.Module(readFileSync(require.resolve("@jitl/quickjs-wasmfile-release-sync/wasm"))),
+export const nodeEngines = createEngineProvider(() =>
+  WebAssembly.compile(readFileSync(require.resolve("@jitl/quickjs-wasmfile-release-sync/wasm"))),
 );

@@ -38,7 +38,8 @@ Usage: rayrun <command> [subcommand] [args] [options]
   hooks test --tool T --stage before|after [--arguments JSON] [--result JSON] [--version N]
   hooks deploy <version> --tool T --channel shadow|active
   hooks rollback <revision> --tool T [--channel active|shadow]
-  hooks logs [--tool T] [--stage S] [--outcome O] [--channel C] [--limit N]
+  hooks logs [--tool T] [--stage S] [--outcome O] [--channel C] [--kind K] [--revision R]
+             [--request-id ID] [--since ISO] [--until ISO] [--limit N] [--cursor C]
 
 Options: --url (RAYRUN_URL), --key (RAYRUN_KEY), --workspace (RAYRUN_WORKSPACE), --json, --yes
 Exit codes: 0 ok, 1 API or connection error (its code is printed), 2 usage error.`;
@@ -60,6 +61,8 @@ const OPTIONS = {
   revision: { type: "string" },
   "request-id": { type: "string" },
   since: { type: "string" },
+  until: { type: "string" },
+  kind: { type: "string" },
   limit: { type: "string" },
   cursor: { type: "string" },
   scopes: { type: "string" },

@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import type { DiscoveryView, DispatchRecheck } from "../shared/access/recheck";
 import { emptyContentHash } from "../shared/lifecycle/draft";
 import { draftEtag } from "../shared/lifecycle/etag";
 import type { DeployChannel, Pointer, Pointers, SetPointerOutcome } from "../shared/lifecycle/pointers";
@@ -44,11 +45,20 @@ export class WorkspaceObject extends DurableObject<Env> {
   clock: (callerNow: number) => number = (callerNow) => callerNow;
 
   /** Test seams; never set in production. */
-  faults: { afterVersionInsert?: () => Promise<void> | void } = {};
+  faults: {
+    afterVersionInsert?: () => Promise<void> | void;
+    /** Runs inside `recheckDispatch` before it reads the pointer (e.g. a concurrent deploy). */
+    beforeDispatchRecheck?: (target: string) => Promise<void> | void;
+  } = {};
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#state = new WorkspaceState(ctx.storage.sql);
+    // The gateway's per-workspace list of revoked keys (DESIGN §7): told by the
+    // revoke route, read in the same round trip as the revision recheck.
+    ctx.storage.sql.exec(
+      "create table if not exists revoked_keys (key_id text primary key, revoked_at text not null)",
+    );
   }
 
   /** The target's head (`{ generation, version }` and its ETag). */
@@ -268,6 +278,53 @@ export class WorkspaceObject extends DurableObject<Env> {
         resetAt: iso(window.resetAt),
       },
     };
+  }
+
+  /** Adds a key to the workspace's revoked-key list (idempotent). */
+  revokeKey(keyId: string, now: number = Date.now()): void {
+    this.ctx.storage.sql.exec(
+      "insert into revoked_keys (key_id, revoked_at) values (?, ?) on conflict (key_id) do nothing",
+      keyId,
+      iso(this.clock(now)),
+    );
+  }
+
+  isKeyRevoked(keyId: string): boolean {
+    return this.#revoked(keyId);
+  }
+
+  /**
+   * The gateway's one round trip immediately before dispatch: the key is not
+   * revoked and `target`'s active revision is still `expectedActive` (null: no
+   * adapter). Returns the current pointers either way (shadow runs use them).
+   */
+  async recheckDispatch(
+    target: string,
+    expectedActive: string | null,
+    keyId: string,
+  ): Promise<DispatchRecheck> {
+    await this.faults.beforeDispatchRecheck?.(target);
+    const pointers = this.#state.pointers(target);
+    if (this.#revoked(keyId)) return { ok: false, code: "key_revoked", pointers };
+    if ((pointers.active?.revisionId ?? null) !== expectedActive)
+      return { ok: false, code: "revision_changed", pointers };
+    return { ok: true, pointers };
+  }
+
+  /** Revocation of `keyId` and every target's pointers, for `tools/list`. */
+  discoveryView(keyId: string): DiscoveryView {
+    const pointers: Record<string, Pointers> = {};
+    const rows = this.ctx.storage.sql
+      .exec<{ target: string }>("select distinct target from pointers")
+      .toArray();
+    for (const { target } of rows) pointers[target] = this.#state.pointers(target);
+    return { revoked: this.#revoked(keyId), pointers };
+  }
+
+  #revoked(keyId: string): boolean {
+    return (
+      this.ctx.storage.sql.exec("select 1 from revoked_keys where key_id = ?", keyId).toArray().length > 0
+    );
   }
 
   #head(target: string): StoredHeadRow {

@@ -173,27 +173,42 @@ export const hooks = {
 
   async logs(ctx: CommandContext) {
     const params = new URLSearchParams();
-    for (const name of ["stage", "outcome", "channel", "revision", "request-id", "since", "limit", "cursor"]) {
+    for (const name of [
+      "stage",
+      "outcome",
+      "channel",
+      "kind",
+      "revision",
+      "request-id",
+      "since",
+      "until",
+      "limit",
+      "cursor",
+    ]) {
       const value = ctx.flag(name);
       if (value !== undefined) params.set(name === "request-id" ? "requestId" : name, value);
     }
     const path = ctx.flag("tool")
       ? `${await hookPath(ctx)}/logs`
       : `/v1/workspaces/${ctx.workspace()}/hooks/logs`;
-    const { data } = await ctx.call<{ items: Row[]; nextCursor: string | null }>("GET", `${path}?${params.toString()}`);
-    ctx.out.print(data, () =>
-      table(data.items, [
-        ["time", (r) => r.createdAt],
+    const { data } = await ctx.call<{ items: Row[]; nextCursor: string | null }>(
+      "GET",
+      `${path}?${params.toString()}`,
+    );
+    ctx.out.print(data, () => {
+      const rows = table(data.items, [
+        ["time", (r) => r.at],
         ["tool", (r) => r.toolName ?? r.target],
         ["stage", (r) => r.stage],
         ["channel", (r) => r.channel],
         ["outcome", (r) => r.outcome],
         ["code", (r) => r.code],
         ["ms", (r) => r.durationMs],
-        ["revision", (r) => r.revision],
+        ["revision", (r) => r.revisionId],
         ["shadow≠", (r) => r.shadowDiffered],
         ["request", (r) => r.requestId],
-      ]),
-    );
+      ]);
+      return data.nextCursor === null ? rows : `${rows}\nmore: --cursor ${data.nextCursor}`;
+    });
   },
 };

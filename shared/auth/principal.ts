@@ -8,10 +8,13 @@ export type Principal =
 
 /**
  * Whether `principal` may act with `scope`, optionally inside one workspace.
- * A workspace key's `admin` scope covers every scope inside its own workspace only.
+ * A workspace key's `admin` scope covers every scope inside its own workspace only;
+ * `hooks:write` includes `hooks:read`.
  */
 export function allows(principal: Principal, scope: Scope, workspaceUid?: string): boolean {
   if (principal.kind === "platform") return true;
   if (workspaceUid !== undefined && principal.workspaceUid !== workspaceUid) return false;
-  return principal.scopes.includes("admin") || principal.scopes.includes(scope);
+  if (principal.scopes.includes("admin") || principal.scopes.includes(scope)) return true;
+  // Whoever may change hooks may read them.
+  return scope === "hooks:read" && principal.scopes.includes("hooks:write");
 }

@@ -27,7 +27,9 @@ export const WorkspaceConfigDocument = z
     detailPolicy: z
       .enum(DETAIL_POLICIES)
       .optional()
-      .describe('"capture" stores run details for services with payload capture on; "none" never stores them'),
+      .describe(
+        '"capture" stores run details for services with payload capture on; "none" never stores them',
+      ),
     retention: z
       .object({
         detailsDays: days(RETENTION_DAYS.details).optional().describe("Days captured run details are kept"),
@@ -35,21 +37,17 @@ export const WorkspaceConfigDocument = z
       })
       .strict()
       .optional(),
-    pre_llm_hook: looseObject.optional().describe("Request hook on the LLM path (validated by a later feature)"),
+    pre_llm_hook: looseObject
+      .optional()
+      .describe("Request hook on the LLM path (validated by a later feature)"),
     plugins: z
       .array(z.string().min(1).max(200))
       .max(100)
       .refine((names) => new Set(names).size === names.length, "Plugin names must be unique")
       .optional()
       .describe("Plugins by name, in order (validated by a later feature)"),
-    limits: z
-      .object({ execution_timeout_ms: z.number().int().positive().optional() })
-      .strict()
-      .optional(),
-    code_execution: z
-      .object({ sys_lambda: z.boolean().optional() })
-      .strict()
-      .optional(),
+    limits: z.object({ execution_timeout_ms: z.number().int().positive().optional() }).strict().optional(),
+    code_execution: z.object({ sys_lambda: z.boolean().optional() }).strict().optional(),
     providers: looseObject.optional().describe("LLM provider settings (validated by a later feature)"),
   })
   .strict();

@@ -10,7 +10,8 @@ const TEXT_MAX_CHARS = { reason: 256, message: 1024, error: 2048 } as const;
 
 const jsonBytes = (value: unknown): number => utf8Bytes(JSON.stringify(value));
 
-const clip = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+const clip = (text: string, max: number): string =>
+  text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 
 /**
  * `details` as stored: unchanged when its JSON fits `maxBytes`; otherwise texts are

@@ -13,7 +13,8 @@ export const RUN_ID = new RegExp(`^${RUN_ID_PREFIX}_[0-9a-hjkmnp-tv-z]{22}$`);
  * The smallest id string of any run at or after `ms`: ids lead with their run
  * time, so `id < runIdBound(t)` selects exactly the runs before `t`.
  */
-export const runIdBound = (ms: number): string => newId(RUN_ID_PREFIX, ms).slice(0, RUN_ID_PREFIX.length + 11);
+export const runIdBound = (ms: number): string =>
+  newId(RUN_ID_PREFIX, ms).slice(0, RUN_ID_PREFIX.length + 11);
 
 export interface RunFilters {
   workspaceUid: string;

@@ -121,7 +121,13 @@ export async function runRetention(
   const opts: RetentionOptions = { ...RETENTION_DEFAULTS, now: Date.now(), ...options };
   const db = env.DB;
   const budget = new Budget(opts.maxStatements);
-  const report: RetentionReport = { workspaces: 0, rowsDeleted: 0, detailsCleared: 0, statements: 0, complete: false };
+  const report: RetentionReport = {
+    workspaces: 0,
+    rowsDeleted: 0,
+    detailsCleared: 0,
+    statements: 0,
+    complete: false,
+  };
 
   const cursor = await budget.run(() =>
     db
@@ -144,7 +150,8 @@ export async function runRetention(
         .all<{ uid: string; document: string | null }>(),
     );
     for (const row of page.results) {
-      if (!(await sweepWorkspace(db, row.uid, configFromDocument(row.document), opts, budget, report))) break sweep;
+      if (!(await sweepWorkspace(db, row.uid, configFromDocument(row.document), opts, budget, report)))
+        break sweep;
       report.workspaces++;
       after = row.uid;
     }

@@ -21,7 +21,9 @@ export const RUN_ID_PREFIX = "log";
 
 /** D1 binds at most 100 parameters per statement; every column of a row is one. */
 const D1_MAX_BOUND_PARAMETERS = 100;
-export const ROWS_PER_INSERT = Math.floor(D1_MAX_BOUND_PARAMETERS / Object.keys(getTableColumns(hookRuns)).length);
+export const ROWS_PER_INSERT = Math.floor(
+  D1_MAX_BOUND_PARAMETERS / Object.keys(getTableColumns(hookRuns)).length,
+);
 
 export const capturesDetails = (capture: CaptureSettings): boolean =>
   capture.payloadCapture && capture.detailPolicy === "capture";

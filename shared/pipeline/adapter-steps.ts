@@ -50,17 +50,30 @@ export interface StepRequest {
   context: ToolCallContext;
   arguments?: Json;
   result?: Json;
+  /**
+   * Cache keys for the validators of the schemas involved, when the caller holds
+   * immutable ids for them (the gateway: revision id, definition hash). Without
+   * them validators are cached by the schema's canonical JSON.
+   */
+  validatorKeys?: ValidatorKeys;
+}
+
+export interface ValidatorKeys {
+  publicInput?: string;
+  upstreamInput?: string;
+  publicOutput?: string;
 }
 
 const idle = { logs: [], fuelUsed: 0, durationMs: 0 };
 
-function schemaFailure(
+export function schemaFailure(
   code: "public_arguments_invalid" | "upstream_arguments_invalid" | "public_output_invalid",
   schema: JsonObject | undefined,
   value: Json,
+  key?: string,
 ): { ok: false; code: StepFailureCode; message: string; errors: ValidationIssue[] } | null {
   if (!schema) return null;
-  const valid = getValidator(schema).validate(value);
+  const valid = (key === undefined ? getValidator(schema) : getValidator(schema, key)).validate(value);
   if (valid.ok) return null;
   const what = {
     public_arguments_invalid: "The arguments do not match the tool's public input schema.",
@@ -72,9 +85,15 @@ function schemaFailure(
 
 export async function runAdapterStep(req: StepRequest): Promise<StepRun> {
   const { adapter, stage, upstream } = req;
+  const keys = req.validatorKeys ?? {};
   const args = req.arguments ?? {};
   if (stage === "before") {
-    const invalid = schemaFailure("public_arguments_invalid", adapter.publicContract?.inputSchema ?? upstream.inputSchema, args);
+    const invalid = schemaFailure(
+      "public_arguments_invalid",
+      adapter.publicContract?.inputSchema ?? upstream.inputSchema,
+      args,
+      keys.publicInput,
+    );
     if (invalid) return { ...invalid, stage, ran: false, ...idle };
   }
 
@@ -94,14 +113,27 @@ export async function runAdapterStep(req: StepRequest): Promise<StepRun> {
   } else {
     // No such stage: the value passes through and is still validated as the gateway would.
     meta = { stage, ran: false, ...idle };
-    outcome = stage === "before" ? { action: "continue", arguments: args } : { action: "return", result: req.result ?? null };
+    outcome =
+      stage === "before"
+        ? { action: "continue", arguments: args }
+        : { action: "return", result: req.result ?? null };
   }
 
   const invalid =
     outcome.action === "continue" || outcome.action === "approval"
-      ? schemaFailure("upstream_arguments_invalid", upstream.inputSchema, outcome.arguments)
+      ? schemaFailure(
+          "upstream_arguments_invalid",
+          upstream.inputSchema,
+          outcome.arguments,
+          keys.upstreamInput,
+        )
       : outcome.action === "return"
-        ? schemaFailure("public_output_invalid", adapter.publicContract?.outputSchema ?? upstream.outputSchema, outcome.result)
+        ? schemaFailure(
+            "public_output_invalid",
+            adapter.publicContract?.outputSchema ?? upstream.outputSchema,
+            outcome.result,
+            keys.publicOutput,
+          )
         : null;
   if (invalid) return { ...invalid, ...meta };
   return { ok: true, outcome, ...meta };

@@ -5,13 +5,13 @@ import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSDeferredProm
 import { utf8Bytes, type Json } from "../json";
 import { LIMITS } from "../limits";
 import { base64DecodeUtf8, base64EncodeUtf8 } from "./base64";
+import { classify, describeError, type ErrorDescription } from "./classify";
 import { nearMemoryCap, type Engine } from "./engine";
 import { fail, SandboxFailure } from "./failure";
 import { FUEL, FuelMeter } from "./fuel";
 import { contextPointer, runtimePointer } from "./layout";
 import { LogCollector } from "./logs";
 import { buildPrelude, type PreludeExtension } from "./prelude";
-import type { SandboxError } from "./types";
 
 /** An async capability the host lends to a hook (request hooks, plugins). */
 export type HostCall = (input: Json) => Promise<Json>;
@@ -23,13 +23,6 @@ export interface SessionOptions {
 }
 
 type ApiArg = string | number | boolean | QuickJSHandle;
-
-interface ErrorDescription {
-  kind: "error" | "value" | "null";
-  name: string;
-  message: string;
-  engine: "" | "stack" | "memory";
-}
 
 const preludeCache = new Map<string, string>();
 function preludeFor(extensions: readonly PreludeExtension[]): string {
@@ -281,72 +274,22 @@ export class Session {
     let described: ErrorDescription | null = null;
     try {
       if (!this.meter.exhausted && this.api) {
-        described = this.describeRaw(errorHandle);
+        described = describeError(this.context, this.api, errorHandle);
       }
     } catch (error) {
       if (!(error instanceof SandboxFailure)) throw error;
     } finally {
       errorHandle.dispose();
     }
-    return new SandboxFailure(this.classify(described, fallback));
-  }
-
-  // describeError without classification, so a failure inside it cannot
-  // recurse; the record has a null prototype and is read field by field (no
-  // JSON round trip, which vandalised prototypes could break).
-  private describeRaw(errorHandle: QuickJSHandle): ErrorDescription {
-    const ctx = this.context;
-    const api = this.api;
-    if (!api) throw fail("hook_threw", "no api");
-    const fn = ctx.getProp(api, "describeError");
-    try {
-      const result = ctx.callFunction(fn, ctx.undefined, errorHandle);
-      if (result.error) {
-        result.error.dispose();
-        throw fail("hook_threw", "unreadable error");
-      }
-      const field = (name: string): string => {
-        const handle = ctx.getProp(result.value, name);
-        try {
-          return ctx.typeof(handle) === "string" ? ctx.getString(handle) : "";
-        } finally {
-          handle.dispose();
-        }
-      };
-      try {
-        return {
-          kind: field("kind") as ErrorDescription["kind"],
-          name: field("name"),
-          message: field("message"),
-          engine: field("engine") as ErrorDescription["engine"],
-        };
-      } finally {
-        result.value.dispose();
-      }
-    } finally {
-      fn.dispose();
-    }
-  }
-
-  private classify(described: ErrorDescription | null, fallback?: string): SandboxError {
-    if (this.meter.exhausted) return this.timeout().error;
-    if (this.logs.violation !== null) return { code: "hook_log_limit", message: this.logs.violation };
-    const outOfMemory = { code: "hook_out_of_memory", message: "the hook ran out of memory" } as const;
-    if (described === null) {
-      return this.underMemoryPressure() ? outOfMemory : { code: "hook_threw", message: fallback ?? "the hook threw a value that could not be read" };
-    }
-    if (described.engine === "stack") {
-      return { code: "hook_stack_overflow", message: `the hook exceeded the ${LIMITS.stackBytes}-byte stack (too deep recursion)` };
-    }
-    // The engine's own OOM error (real InternalError, own data message) is
-    // trusted; a thrown null only counts as OOM when memory is actually short.
-    if (described.engine === "memory") return outOfMemory;
-    if (described.kind === "null" && this.underMemoryPressure()) return outOfMemory;
-    if (described.kind === "error" && described.name === "InternalError" && described.message === "interrupted") {
-      return this.timeout().error;
-    }
-    const text = described.kind === "error" ? `${described.name}: ${described.message}` : `threw ${described.message}`;
-    return { code: "hook_threw", message: fallback ? `${fallback}: ${text}` : text };
+    return new SandboxFailure(
+      classify(described, {
+        exhausted: this.meter.exhausted,
+        timeout: this.timeout().error,
+        logViolation: this.logs.violation,
+        underMemoryPressure: () => this.underMemoryPressure(),
+        ...(fallback === undefined ? {} : { fallback }),
+      }),
+    );
   }
 
   /** Stops charging and returns the fuel the hook used. */

@@ -126,7 +126,11 @@ export async function putSecret(
 /** Names and write metadata only: values are never read back through the API. */
 export function listSecretNames(db: D1Database, workspaceUid: string) {
   return database(db)
-    .select({ name: workspaceSecrets.name, updatedBy: workspaceSecrets.updatedBy, updatedAt: workspaceSecrets.updatedAt })
+    .select({
+      name: workspaceSecrets.name,
+      updatedBy: workspaceSecrets.updatedBy,
+      updatedAt: workspaceSecrets.updatedAt,
+    })
     .from(workspaceSecrets)
     .where(eq(workspaceSecrets.workspaceUid, workspaceUid))
     .orderBy(asc(workspaceSecrets.name))
@@ -145,7 +149,11 @@ export async function deleteSecret(db: D1Database, workspaceUid: string, name: s
 /** The sealed row of a secret, or undefined (for callers that batch their reads). */
 export function sealedSecretQuery(db: D1Database, workspaceUid: string, name: string) {
   return database(db)
-    .select({ ciphertext: workspaceSecrets.ciphertext, iv: workspaceSecrets.iv, keyVersion: workspaceSecrets.keyVersion })
+    .select({
+      ciphertext: workspaceSecrets.ciphertext,
+      iv: workspaceSecrets.iv,
+      keyVersion: workspaceSecrets.keyVersion,
+    })
     .from(workspaceSecrets)
     .where(and(eq(workspaceSecrets.workspaceUid, workspaceUid), eq(workspaceSecrets.name, name)));
 }

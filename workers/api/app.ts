@@ -1,6 +1,8 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { ProblemException, problemResponse } from "../../shared/http/problem";
+import { accessProfileRoutes } from "./routes/access-profiles";
+import { approvalRoutes } from "./routes/approvals";
 import { compileRoutes } from "./routes/compile";
 import { configRoutes } from "./routes/config";
 import { hookRoutes } from "./routes/hooks";
@@ -9,6 +11,7 @@ import { limitsRoutes } from "./routes/limits";
 import { logRoutes } from "./routes/logs";
 import { openapiRoutes } from "./routes/openapi";
 import { runRoutes } from "./routes/run";
+import { secretRoutes } from "./routes/secrets";
 import { serviceRoutes } from "./routes/services";
 import { toolRoutes } from "./routes/tools";
 import { workspaceRoutes } from "./routes/workspaces";
@@ -25,6 +28,9 @@ app.route("/v1", serviceRoutes);
 app.route("/v1", toolRoutes);
 app.route("/v1", hookRoutes);
 app.route("/v1", deploymentRoutes);
+app.route("/v1", accessProfileRoutes);
+app.route("/v1", secretRoutes);
+app.route("/v1", approvalRoutes);
 app.route("/v1", configRoutes);
 app.route("/v1", logRoutes);
 

@@ -1,12 +1,33 @@
 import { Hono } from "hono";
 import { problemResponse } from "../../shared/http/problem";
+import { authenticateCaller } from "./auth";
+import { serveMcp } from "./mcp";
 
 // The data plane. It imports the sandbox and hook contracts, never the compiler:
 // `npm run check:gateway` fails the build if esbuild reaches this bundle.
 export const gateway = new Hono<{ Bindings: Env }>();
 
+// MCP over Streamable HTTP, stateless: POST only (no sessions, no standalone SSE stream).
+gateway.post("/mcp/:ws", async (c) => {
+  const ws = c.req.param("ws");
+  const auth = await authenticateCaller(c.env, c.req.header("authorization"), ws);
+  if (!auth.ok) return auth.response;
+  return serveMcp(c.req.raw, c.env, c.executionCtx, ws, auth.caller);
+});
+
+gateway.on(["GET", "DELETE"], "/mcp/:ws", () =>
+  problemResponse({
+    code: "method_not_allowed",
+    detail: "This MCP endpoint is stateless: send JSON-RPC messages with POST.",
+    headers: { allow: "POST" },
+  }),
+);
+
 gateway.notFound((c) =>
-  problemResponse({ code: "not_found", detail: `No route for ${c.req.method} ${new URL(c.req.url).pathname}.` }),
+  problemResponse({
+    code: "not_found",
+    detail: `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`,
+  }),
 );
 
 gateway.onError((error) => {

@@ -169,13 +169,14 @@ meterAll(TypedArray, ["from", "of"], (self, args) => args.length * PER_ELEMENT +
 
 // Constructors are replaced, keeping prototype identity, so species lookups
 // (slice, map, subarray) also land on the metered versions.
-const meterConstructor = (name, price) => {
+const meterConstructor = (name, price, callable) => {
   const Original = G[name];
   if (typeof Original !== "function") return;
   const Metered = {
     [name]: function (...args) {
-      if (new.target === undefined) throw new TypeErr("Constructor " + name + " requires 'new'");
+      if (new.target === undefined && !callable) throw new TypeErr("Constructor " + name + " requires 'new'");
       charge(1 + price(args));
+      if (new.target === undefined) return apply(Original, undefined, args);
       return construct(Original, args, new.target === Metered ? Original : new.target);
     },
   }[name];
@@ -204,6 +205,14 @@ for (let i = 0; i < typedNames.length; i++) {
   meterConstructor(typedNames[i], bytesArg(ctor ? ctor.BYTES_PER_ELEMENT : 8));
 }
 meterConstructor("ArrayBuffer", bytesArg(1));
+// Every error builds a backtrace string over all frames (measured ~5 µs plus
+// ~1.4 µs per frame), far more than one step; errors the engine itself throws
+// (null.x, ...) cannot be priced here and are covered by stack-depth pricing.
+const PER_ERROR = 200;
+const errorNames = ["Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError", "EvalError", "URIError", "AggregateError"];
+for (let i = 0; i < errorNames.length; i++) meterConstructor(errorNames[i], () => PER_ERROR, true);
+// Keep the constructor hierarchy the hook sees consistent (TypeError extends Error).
+for (let i = 1; i < errorNames.length; i++) R.setPrototypeOf(G[errorNames[i]], G.Error);
 const ABP = ArrayBuffer.prototype;
 const bufferBytes = (self) => { try { return apply(getOwnDesc(ABP, "byteLength").get, self, []) * PER_BYTE; } catch { return 0; } };
 meterAll(ABP, ["slice", "transfer", "transferToFixedLength"], bufferBytes);

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Scope } from "../../../shared/auth/principal";
 import type { ApiEnv } from "../types";
 import { CompileRequest } from "./compile";
+import { PutConfigBody } from "./config";
 import { DeployRequest, RollbackRequest, TestRequest } from "./deployments";
 import { RestoreBody, SaveDraftBody } from "./hooks";
 import { RunRequest } from "./run";
@@ -43,6 +44,10 @@ export const OPERATIONS: Operation[] = [
   { method: "get", path: `${WS}/keys`, summary: "API keys, without secrets", auth: "admin", ok: { "200": paged } },
   { method: "delete", path: `${WS}/keys/{id}`, summary: "Revoke a key", auth: "admin", problems: [404] },
 
+  { method: "get", path: `${WS}/config`, summary: "Workspace config (defaults filled) with its ETag", auth: "hooks:read", etag: "returns", problems: [404] },
+  { method: "put", path: `${WS}/config`, summary: "Replace the workspace config", auth: "admin", body: PutConfigBody, etag: "requires", problems: [404, 412, 428] },
+  { method: "get", path: `${WS}/hooks/logs`, summary: "Every hook's run records (?format=json|ndjson, filters, cursor)", auth: "hooks:read", ok: { "200": paged }, problems: [400, 404] },
+
   { method: "post", path: `${WS}/services`, summary: "Register an upstream MCP server", auth: "hooks:write", body: CreateServiceRequest, ok: { "201": "The service" }, problems: [404, 409] },
   { method: "get", path: `${WS}/services`, summary: "Services (`?deleted=true` for deleted ones)", auth: "hooks:read", ok: { "200": paged } },
   { method: "get", path: `${WS}/services/{svc}`, summary: "One service", auth: "hooks:read", problems: [404] },
@@ -67,6 +72,7 @@ export const OPERATIONS: Operation[] = [
   { method: "get", path: `${HOOK}/revisions`, summary: "Deployment revisions, newest first", auth: "hooks:read", ok: { "200": paged } },
   { method: "post", path: `${HOOK}/rollback`, summary: "Move a pointer to an earlier compatible revision", auth: "hooks:write", body: RollbackRequest, problems: [404, 409, 413] },
   { method: "delete", path: `${HOOK}/shadow`, summary: "Drop the shadow pointer", auth: "hooks:write", problems: [404] },
+  { method: "get", path: `${HOOK}/logs`, summary: "This hook's run records (?format=json|ndjson, filters, cursor)", auth: "hooks:read", ok: { "200": paged }, problems: [400, 404] },
   { method: "post", path: `${HOOK}/reset`, summary: "Remove draft, versions and revisions; keep a reset event", auth: "hooks:write", problems: [404] },
 ];
 

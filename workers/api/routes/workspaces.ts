@@ -4,7 +4,8 @@ import { z } from "zod";
 import { sha256Hex } from "../../../shared/auth/keys";
 import { SCOPES } from "../../../shared/auth/principal";
 import { database } from "../../../shared/db/client";
-import { apiKeys, workspaces } from "../../../shared/db/schema";
+import { DEFAULT_PROFILE, PROFILE_NAME_PATTERN, profileExists } from "../../../shared/access";
+import { apiKeyProfiles, apiKeys, workspaces } from "../../../shared/db/schema";
 import { ProblemException } from "../../../shared/http/problem";
 import { newId, newSecret } from "../../../shared/ids";
 import { requirePlatformAdmin, requireScope } from "../middleware/auth";
@@ -12,14 +13,20 @@ import { jsonBody } from "../middleware/json-body";
 import { pageQuery } from "../middleware/page";
 import type { ApiEnv } from "../types";
 
-export const CreateWorkspaceRequest = z
-  .object({ name: z.string().trim().min(1).max(100) })
-  .strict();
+export const CreateWorkspaceRequest = z.object({ name: z.string().trim().min(1).max(100) }).strict();
 
 export const CreateKeyRequest = z
   .object({
-    scopes: z.array(z.enum(SCOPES)).min(1).refine((s) => new Set(s).size === s.length, "Scopes must be unique"),
+    scopes: z
+      .array(z.enum(SCOPES))
+      .min(1)
+      .refine((s) => new Set(s).size === s.length, "Scopes must be unique"),
     actor: z.string().trim().min(1).max(100).describe("Who acts with this key; recorded on every change"),
+    profile: z
+      .string()
+      .regex(PROFILE_NAME_PATTERN, "An access profile name")
+      .optional()
+      .describe(`The access profile the key calls tools under; "${DEFAULT_PROFILE}" when absent`),
   })
   .strict();
 
@@ -50,16 +57,30 @@ export const workspaceRoutes = new Hono<ApiEnv>()
   .post("/workspaces/:ws/keys", requireScope("admin"), ...jsonBody(CreateKeyRequest), async (c) => {
     const ws = c.req.param("ws");
     await requireWorkspace(c.env.DB, ws);
-    const { scopes, actor } = c.req.valid("json");
+    const { scopes, actor, profile = DEFAULT_PROFILE } = c.req.valid("json");
+    if (!(await profileExists(c.env.DB, ws, profile))) {
+      throw new ProblemException({
+        code: "invalid_request",
+        detail: `No access profile ${profile} in this workspace; create it with PUT …/access-profiles/${profile} first.`,
+      });
+    }
     const id = newId("key");
     // The whole token is hashed for lookup; only the hash is stored.
     const key = `rr_${newSecret()}`;
-    const [row] = await database(c.env.DB)
+    const db = database(c.env.DB);
+    const insertKey = db
       .insert(apiKeys)
       .values({ id, workspaceUid: ws, secretHash: await sha256Hex(key), scopes, actor })
       .returning();
+    const [[row]] =
+      profile === DEFAULT_PROFILE
+        ? [await insertKey]
+        : await db.batch([
+            insertKey,
+            db.insert(apiKeyProfiles).values({ keyId: id, workspaceUid: ws, profile }),
+          ]);
     if (!row) throw new Error("insert returned no row");
-    return c.json({ ...keyView(row), key }, 201);
+    return c.json({ ...keyView(row), profile, key }, 201);
   })
   .get("/workspaces/:ws/keys", requireScope("admin"), pageQuery, async (c) => {
     const ws = c.req.param("ws");
@@ -77,6 +98,9 @@ export const workspaceRoutes = new Hono<ApiEnv>()
   })
   .delete("/workspaces/:ws/keys/:id", requireScope("admin"), async (c) => {
     const ws = c.req.param("ws");
+    // The gateway keeps resolved keys briefly; the WorkspaceObject's revoked-key
+    // list is what refuses a revoked key before any dispatch (DESIGN §7).
+    const tellGateway = () => c.env.WORKSPACE.getByName(ws).revokeKey(c.req.param("id"));
     const revoked = await database(c.env.DB)
       .update(apiKeys)
       .set({ revokedAt: new Date().toISOString() })
@@ -90,8 +114,12 @@ export const workspaceRoutes = new Hono<ApiEnv>()
         .where(and(eq(apiKeys.workspaceUid, ws), eq(apiKeys.id, c.req.param("id"))))
         .get();
       // Revoking twice is idempotent; an unknown key is not.
-      if (!existing) throw new ProblemException({ code: "not_found", detail: "No such key in this workspace." });
+      if (!existing)
+        throw new ProblemException({ code: "not_found", detail: "No such key in this workspace." });
+      // Revoking again also repeats telling the object, should an earlier attempt have failed there.
+      await tellGateway();
       return c.json(keyView(existing));
     }
+    await tellGateway();
     return c.json(keyView(revoked));
   });

@@ -1,0 +1,236 @@
+// One-call approvals (seed 000 "What hooks can do"; DESIGN §1 step 3).
+// An approval binds the exact active revision and the exact transformed call;
+// after an approver approves it, the key that asked may dispatch the stored
+// call exactly once (a conditional UPDATE approved → used decides).
+import { and, desc, eq, gt, lt, lte, or } from "drizzle-orm";
+import { database } from "../db/client";
+import { approvals, type ApprovalStatus } from "../db/schema";
+import { canonicalJson, sha256Hex } from "../hooks/canonical-json";
+import { newId } from "../ids";
+import type { Json } from "../json";
+
+/** How long an approval may be decided and used after it was requested. */
+export const APPROVAL_TTL_MS = 60 * 60 * 1000;
+/** The `_meta` key a client repeats an approved call with. */
+export const APPROVAL_META_KEY = "rayrun/approvalId";
+
+export type ApprovalRow = typeof approvals.$inferSelect;
+/** Stored statuses plus `expired` (a pending or approved approval past `expiresAt`). */
+export type ApprovalView = ApprovalStatus | "expired";
+export const APPROVAL_VIEW_STATUSES = ["pending", "approved", "denied", "used", "expired"] as const;
+
+/** SHA-256 of the canonical call `{ tool, arguments }`: what an approval binds. */
+export const callHash = (toolUid: string, args: Json): Promise<string> =>
+  sha256Hex(canonicalJson({ tool: toolUid, arguments: args }));
+
+export const statusOf = (row: ApprovalRow, now: number): ApprovalView =>
+  (row.status === "pending" || row.status === "approved") && Date.parse(row.expiresAt) <= now
+    ? "expired"
+    : row.status;
+
+export interface NewApproval {
+  workspaceUid: string;
+  toolUid: string;
+  toolName: string;
+  revisionId: string | null;
+  source: "hook" | "risk";
+  reason: string;
+  arguments: Json;
+  publicArguments: Json;
+  keyId: string;
+  actor: string;
+  requestId: string;
+  now: number;
+}
+
+export async function createApproval(db: D1Database, a: NewApproval): Promise<ApprovalRow> {
+  const [hash, publicHash] = await Promise.all([
+    callHash(a.toolUid, a.arguments),
+    callHash(a.toolUid, a.publicArguments),
+  ]);
+  const row: ApprovalRow = {
+    id: newId("apr", a.now),
+    workspaceUid: a.workspaceUid,
+    toolUid: a.toolUid,
+    toolName: a.toolName,
+    revisionId: a.revisionId,
+    source: a.source,
+    reason: a.reason,
+    arguments: JSON.stringify(a.arguments),
+    callHash: hash,
+    publicHash,
+    keyId: a.keyId,
+    actor: a.actor,
+    requestId: a.requestId,
+    status: "pending",
+    createdAt: new Date(a.now).toISOString(),
+    expiresAt: new Date(a.now + APPROVAL_TTL_MS).toISOString(),
+    decidedBy: null,
+    decidedAt: null,
+    usedAt: null,
+  };
+  await database(db).insert(approvals).values(row);
+  return row;
+}
+
+export function getApproval(db: D1Database, workspaceUid: string, id: string) {
+  return database(db)
+    .select()
+    .from(approvals)
+    .where(and(eq(approvals.workspaceUid, workspaceUid), eq(approvals.id, id)))
+    .get();
+}
+
+export type DecideOutcome =
+  | { kind: "decided"; row: ApprovalRow }
+  | { kind: "not_found" }
+  | { kind: "not_pending"; row: ApprovalRow; status: ApprovalView };
+
+/** Approves or denies a pending, unexpired approval (one conditional UPDATE decides). */
+export async function decideApproval(
+  db: D1Database,
+  workspaceUid: string,
+  id: string,
+  decision: "approved" | "denied",
+  actor: string,
+  now: number,
+): Promise<DecideOutcome> {
+  const at = new Date(now).toISOString();
+  const row = await database(db)
+    .update(approvals)
+    .set({ status: decision, decidedBy: actor, decidedAt: at })
+    .where(
+      and(
+        eq(approvals.workspaceUid, workspaceUid),
+        eq(approvals.id, id),
+        eq(approvals.status, "pending"),
+        gt(approvals.expiresAt, at),
+      ),
+    )
+    .returning()
+    .get();
+  if (row) return { kind: "decided", row };
+  const existing = await getApproval(db, workspaceUid, id);
+  if (!existing) return { kind: "not_found" };
+  return { kind: "not_pending", row: existing, status: statusOf(existing, now) };
+}
+
+/** Marks an approved, unexpired approval used; false when another call used it first (or it expired). */
+export async function consumeApproval(
+  db: D1Database,
+  workspaceUid: string,
+  id: string,
+  now: number,
+): Promise<boolean> {
+  const at = new Date(now).toISOString();
+  const used = await database(db)
+    .update(approvals)
+    .set({ status: "used", usedAt: at })
+    .where(
+      and(
+        eq(approvals.workspaceUid, workspaceUid),
+        eq(approvals.id, id),
+        eq(approvals.status, "approved"),
+        gt(approvals.expiresAt, at),
+      ),
+    )
+    .returning({ id: approvals.id })
+    .get();
+  return used !== undefined;
+}
+
+/** A page of approvals by their (effective) status, newest first. */
+export function listApprovals(
+  db: D1Database,
+  workspaceUid: string,
+  status: ApprovalView,
+  page: { limit: number; cursor?: string | undefined },
+  now: number,
+) {
+  const at = new Date(now).toISOString();
+  const byStatus =
+    status === "expired"
+      ? and(
+          or(eq(approvals.status, "pending"), eq(approvals.status, "approved")),
+          lte(approvals.expiresAt, at),
+        )
+      : status === "pending" || status === "approved"
+        ? and(eq(approvals.status, status), gt(approvals.expiresAt, at))
+        : eq(approvals.status, status);
+  return database(db)
+    .select()
+    .from(approvals)
+    .where(
+      and(
+        eq(approvals.workspaceUid, workspaceUid),
+        byStatus,
+        page.cursor ? lt(approvals.id, page.cursor) : undefined,
+      ),
+    )
+    .orderBy(desc(approvals.id))
+    .limit(page.limit + 1)
+    .all();
+}
+
+export type ApprovalUseCode =
+  | "approval_not_found"
+  | "approval_pending"
+  | "approval_denied"
+  | "approval_used"
+  | "approval_expired"
+  | "approval_mismatch";
+
+/**
+ * Whether a repeated call may use `row`: it must be approved, unexpired, for the
+ * same tool, asked by the same key, with the same public arguments.
+ */
+export function checkApprovalUse(
+  row: ApprovalRow | undefined,
+  use: { toolUid: string; keyId: string; publicHash: string; now: number },
+): { ok: true; row: ApprovalRow } | { ok: false; code: ApprovalUseCode; message: string } {
+  if (!row) return { ok: false, code: "approval_not_found", message: "No such approval in this workspace." };
+  const status = statusOf(row, use.now);
+  switch (status) {
+    case "pending":
+      return { ok: false, code: "approval_pending", message: "The approval has not been decided yet." };
+    case "denied":
+      return { ok: false, code: "approval_denied", message: "The approval was denied." };
+    case "used":
+      return { ok: false, code: "approval_used", message: "The approval was already used for one call." };
+    case "expired":
+      return { ok: false, code: "approval_expired", message: "The approval has expired." };
+    case "approved":
+      break;
+  }
+  if (row.toolUid !== use.toolUid || row.keyId !== use.keyId || row.publicHash !== use.publicHash) {
+    return {
+      ok: false,
+      code: "approval_mismatch",
+      message: "The approval was given for a different call; repeat the exact call it was requested for.",
+    };
+  }
+  return { ok: true, row };
+}
+
+export const approvalView = (row: ApprovalRow, now: number) => {
+  const args: unknown = JSON.parse(row.arguments);
+  return {
+    id: row.id,
+    status: statusOf(row, now),
+    toolUid: row.toolUid,
+    toolName: row.toolName,
+    revisionId: row.revisionId,
+    source: row.source,
+    reason: row.reason,
+    arguments: args,
+    callHash: row.callHash,
+    actor: row.actor,
+    keyId: row.keyId,
+    requestId: row.requestId,
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt,
+    decidedBy: row.decidedBy,
+    decidedAt: row.decidedAt,
+    usedAt: row.usedAt,
+  };
+};

@@ -1,0 +1,145 @@
+// What the gateway reads from D1 about tools: one call's tool (with its
+// service, gateway settings, sealed upstream secret and the access profiles in
+// force, read in parallel) and the list of exposed tools for `tools/list`.
+// Tool rows are read on every call, not cached: review state, removal and
+// access profiles take effect on the next call.
+import { and, eq, isNull, or, sql } from "drizzle-orm";
+import { DEFAULT_TOOL_RISK, profilesFromRows, profilesQuery, type AccessProfile } from "../access";
+import { database } from "../db/client";
+import { services, toolGatewaySettings, tools, workspaceSecrets, type RiskLevel } from "../db/schema";
+import type { JsonObject } from "../json";
+import type { SealedSecret } from "../secrets";
+import type { ServiceRow, ToolRow } from "../services/store";
+
+export interface CatalogTool {
+  tool: ToolRow;
+  service: ServiceRow;
+  risk: RiskLevel;
+  projection: string[] | null;
+  /** The sealed secret the service names, when it names one and it is set. */
+  secret: SealedSecret | null;
+}
+
+export interface CallCatalog {
+  /** The live tool with this public name, or null. */
+  found: CatalogTool | null;
+  workspace: AccessProfile;
+  key: AccessProfile | null;
+}
+
+function toolQuery(db: D1Database) {
+  return database(db)
+    .select({
+      tool: tools,
+      service: services,
+      risk: toolGatewaySettings.risk,
+      projection: toolGatewaySettings.projection,
+      ciphertext: workspaceSecrets.ciphertext,
+      iv: workspaceSecrets.iv,
+      keyVersion: workspaceSecrets.keyVersion,
+    })
+    .from(tools)
+    .innerJoin(services, eq(services.uid, tools.serviceUid))
+    .leftJoin(toolGatewaySettings, eq(toolGatewaySettings.toolUid, tools.uid))
+    .leftJoin(
+      workspaceSecrets,
+      and(
+        eq(workspaceSecrets.workspaceUid, tools.workspaceUid),
+        eq(workspaceSecrets.name, services.authorizationSecret),
+      ),
+    )
+    .$dynamic();
+}
+
+type ToolJoinRow = Awaited<ReturnType<ReturnType<typeof toolQuery>["all"]>>[number];
+
+const catalogTool = (row: ToolJoinRow): CatalogTool => ({
+  tool: row.tool,
+  service: row.service,
+  risk: row.risk ?? DEFAULT_TOOL_RISK,
+  projection: row.projection ?? null,
+  secret:
+    row.ciphertext !== null && row.iv !== null && row.keyVersion !== null
+      ? { ciphertext: row.ciphertext, iv: row.iv, keyVersion: row.keyVersion }
+      : null,
+});
+
+/** Everything step 1 needs for a call of `name`. */
+export async function loadCallCatalog(
+  db: D1Database,
+  workspaceUid: string,
+  name: string,
+  keyProfile: string,
+): Promise<CallCatalog> {
+  // Two statements in parallel (one round trip of latency). Not a D1 batch: batched
+  // results map columns by name, and the joined tables share column names.
+  const [toolRows, profileRows] = await Promise.all([
+    toolQuery(db)
+      .where(and(eq(tools.workspaceUid, workspaceUid), eq(tools.publicName, name)))
+      .all(),
+    profilesQuery(db, workspaceUid, keyProfile).all(),
+  ]);
+  const row = toolRows[0];
+  return { found: row ? catalogTool(row) : null, ...profilesFromRows(profileRows, keyProfile) };
+}
+
+/**
+ * A tool that no longer has a public name because it was removed upstream or its
+ * service was deleted, matched by the names it had (`tool` or `service__tool`).
+ */
+export async function findUnavailableTool(db: D1Database, workspaceUid: string, name: string) {
+  return database(db)
+    .select({
+      uid: tools.uid,
+      removedAt: tools.removedAt,
+      deletedAt: services.deletedAt,
+      legacy: services.legacy,
+    })
+    .from(tools)
+    .innerJoin(services, eq(services.uid, tools.serviceUid))
+    .where(
+      and(
+        eq(tools.workspaceUid, workspaceUid),
+        isNull(tools.publicName),
+        or(eq(tools.upstreamName, name), sql`${services.name} || '__' || ${tools.upstreamName} = ${name}`),
+      ),
+    )
+    .get();
+}
+
+/** Every exposed tool of the workspace (present upstream, service live) and the profiles in force. */
+export async function loadListCatalog(
+  db: D1Database,
+  workspaceUid: string,
+  keyProfile: string,
+): Promise<{ tools: CatalogTool[]; workspace: AccessProfile; key: AccessProfile | null }> {
+  const [toolRows, profileRows] = await Promise.all([
+    toolQuery(db)
+      .where(
+        and(
+          eq(tools.workspaceUid, workspaceUid),
+          isNull(tools.removedAt),
+          sql`${tools.publicName} is not null`,
+          isNull(services.deletedAt),
+          eq(services.legacy, false),
+        ),
+      )
+      .all(),
+    profilesQuery(db, workspaceUid, keyProfile).all(),
+  ]);
+  return {
+    tools: toolRows
+      .map(catalogTool)
+      .toSorted((a, b) => (a.tool.publicName ?? "").localeCompare(b.tool.publicName ?? "")),
+    ...profilesFromRows(profileRows, keyProfile),
+  };
+}
+
+/** A schema column: stored JSON objects (the index only writes JSON-Schema objects there). */
+const storedSchema = (schema: Record<string, unknown>): JsonObject => schema as JsonObject;
+
+/** The tool's upstream schemas as the adapter steps take them. */
+export const upstreamSchemas = (tool: ToolRow): { inputSchema: JsonObject; outputSchema?: JsonObject } => ({
+  inputSchema: storedSchema(tool.inputSchema),
+  ...(tool.outputSchema ? { outputSchema: storedSchema(tool.outputSchema) } : {}),
+});

@@ -1,0 +1,65 @@
+// `tools/list` on the MCP path: every exposed tool the key's access profile
+// allows, by its public name, with the active revision's publicContract where
+// it has one and the accepted upstream definition otherwise.
+import { ToolSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { decideAccess } from "../access";
+import { isJsonObject } from "../json";
+import { toolTarget } from "../lifecycle/target";
+import { loadListCatalog, upstreamSchemas } from "./catalog";
+import { rememberPointers } from "./pointer-cache";
+import { revisionMeta } from "./revision-cache";
+import type { Caller, GatewayEnv } from "./tool-call";
+
+export type DiscoveryAnswer = { kind: "revoked" } | { kind: "tools"; tools: Tool[] };
+
+export async function discoverTools(
+  env: GatewayEnv,
+  workspaceUid: string,
+  caller: Caller,
+): Promise<DiscoveryAnswer> {
+  const [catalog, view] = await Promise.all([
+    loadListCatalog(env.DB, workspaceUid, caller.profile),
+    env.WORKSPACE.getByName(workspaceUid).discoveryView(caller.keyId),
+  ]);
+  if (view.revoked) return { kind: "revoked" };
+  const listed: Tool[] = [];
+  await Promise.all(
+    catalog.tools.map(async (entry, index) => {
+      const { tool } = entry;
+      const name = tool.publicName ?? tool.upstreamName;
+      const decision = decideAccess(
+        { uid: tool.uid, publicName: name, risk: entry.risk },
+        catalog.workspace,
+        catalog.key,
+        caller.profile,
+      );
+      if (!decision.ok) return;
+      const target = toolTarget(tool.uid);
+      const pointers = view.pointers[target] ?? { active: null, shadow: null };
+      rememberPointers(workspaceUid, target, pointers);
+      const meta = pointers.active
+        ? await revisionMeta(env.DB, workspaceUid, target, pointers.active.revisionId)
+        : null;
+      const contract = meta?.publicContract ?? {};
+      const upstream = upstreamSchemas(tool);
+      const description = typeof contract.description === "string" ? contract.description : tool.description;
+      const inputSchema = isJsonObject(contract.inputSchema) ? contract.inputSchema : upstream.inputSchema;
+      const outputSchema = isJsonObject(contract.outputSchema)
+        ? contract.outputSchema
+        : upstream.outputSchema;
+      // Checked against the protocol's Tool shape, so a listed tool never breaks a client.
+      const parsed = ToolSchema.safeParse({
+        name,
+        ...(description === null ? {} : { description }),
+        inputSchema,
+        ...(outputSchema === undefined ? {} : { outputSchema }),
+      });
+      if (parsed.success) listed[index] = parsed.data;
+      else
+        console.error("tool left out of tools/list: its definition is not a valid MCP tool", {
+          tool: tool.uid,
+        });
+    }),
+  );
+  return { kind: "tools", tools: listed.filter((t) => t !== undefined) };
+}

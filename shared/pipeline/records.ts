@@ -1,0 +1,163 @@
+// Hook-run records of the tool-call path (one per stage run, active or
+// shadow, and one per pipeline refusal), handed to the log store after the
+// response: never awaited on the response path.
+import { readWorkspaceConfig } from "../config";
+import type { Json } from "../json";
+import {
+  deferRuns,
+  recordRuns,
+  type RunChannel,
+  type RunDetails,
+  type RunOutcome,
+  type RunRecord,
+  type RunStage,
+} from "../logs";
+import type { StepRun } from "./adapter-steps";
+
+export interface RecordScope {
+  workspaceUid: string;
+  target: string;
+  toolUid: string;
+  toolName: string;
+  requestId: string;
+  /** The service's payload capture flag: arguments and results go into details only when on. */
+  payloadCapture: boolean;
+}
+
+export interface RecordInput {
+  stage: RunStage;
+  channel: RunChannel;
+  outcome: RunOutcome;
+  code: string | null;
+  revisionId: string | null;
+  durationMs?: number;
+  fuelUsed?: number;
+  shadowDiffered?: boolean | null;
+  details?: RunDetails;
+  /** Captured only under payload capture. */
+  arguments?: Json;
+  result?: Json;
+}
+
+export function runRecord(scope: RecordScope, input: RecordInput): RunRecord {
+  const details: RunDetails = { ...input.details };
+  if (scope.payloadCapture) {
+    if (input.arguments !== undefined) details.arguments = input.arguments;
+    if (input.result !== undefined) details.result = input.result;
+  }
+  return {
+    workspaceUid: scope.workspaceUid,
+    kind: "tool_adapter",
+    target: scope.target,
+    toolUid: scope.toolUid,
+    toolName: scope.toolName,
+    stage: input.stage,
+    channel: input.channel,
+    outcome: input.outcome,
+    code: input.code,
+    revisionId: input.revisionId,
+    requestId: scope.requestId,
+    durationMs: input.durationMs ?? 0,
+    fuelUsed: input.fuelUsed ?? 0,
+    shadowDiffered: input.shadowDiffered ?? null,
+    at: new Date().toISOString(),
+    details: Object.keys(details).length === 0 ? null : details,
+  };
+}
+
+/** Outcome, code and details of one adapter step, as a record says them. */
+export function stepRecord(
+  scope: RecordScope,
+  step: StepRun,
+  channel: RunChannel,
+  revisionId: string | null,
+  extra: { shadowDiffered?: boolean | null; arguments?: Json } = {},
+): RunRecord {
+  const base = {
+    stage: step.stage,
+    channel,
+    revisionId,
+    durationMs: step.durationMs,
+    fuelUsed: step.fuelUsed,
+    shadowDiffered: extra.shadowDiffered ?? null,
+    ...(extra.arguments === undefined ? {} : { arguments: extra.arguments }),
+  };
+  const logs = step.logs.length > 0 ? { logs: step.logs } : {};
+  if (!step.ok) {
+    return runRecord(scope, {
+      ...base,
+      outcome: "error",
+      code: step.code,
+      details: { ...logs, error: step.message, message: step.message },
+    });
+  }
+  const outcome = step.outcome;
+  if (outcome.action === "continue") {
+    return runRecord(scope, {
+      ...base,
+      outcome: "continue",
+      code: null,
+      details: logs,
+      result: outcome.arguments,
+    });
+  }
+  if (outcome.action === "approval") {
+    return runRecord(scope, {
+      ...base,
+      outcome: "approval",
+      code: null,
+      details: { ...logs, reason: outcome.reason },
+      result: outcome.arguments,
+    });
+  }
+  if (outcome.action === "return") {
+    return runRecord(scope, {
+      ...base,
+      outcome: "return",
+      code: null,
+      details: logs,
+      result: outcome.result,
+    });
+  }
+  return runRecord(scope, {
+    ...base,
+    outcome: outcome.action,
+    code: null,
+    details: { ...logs, reason: outcome.reason, message: outcome.message },
+  });
+}
+
+/**
+ * Writes records after the response. Details need the workspace's detail policy,
+ * so under payload capture the config is read inside `waitUntil` too.
+ */
+export function deferRecords(
+  ctx: Pick<ExecutionContext, "waitUntil">,
+  env: { DB: D1Database },
+  scope: Pick<RecordScope, "workspaceUid" | "payloadCapture">,
+  records: readonly RunRecord[],
+): void {
+  if (records.length === 0) return;
+  if (!scope.payloadCapture) {
+    deferRuns(ctx, env, records, { payloadCapture: false, detailPolicy: "none" });
+    return;
+  }
+  ctx.waitUntil(
+    writeRecords(env, scope, records).catch((error: unknown) => {
+      console.error("hook-run log write failed", { records: records.length, error: String(error) });
+    }),
+  );
+}
+
+/** Writes records now (for work that already runs in `waitUntil`, like shadow runs). */
+export async function writeRecords(
+  env: { DB: D1Database },
+  scope: Pick<RecordScope, "workspaceUid" | "payloadCapture">,
+  records: readonly RunRecord[],
+): Promise<void> {
+  if (records.length === 0) return;
+  const detailPolicy = scope.payloadCapture
+    ? (await readWorkspaceConfig(env.DB, scope.workspaceUid)).detailPolicy
+    : "none";
+  await recordRuns(env, records, { payloadCapture: scope.payloadCapture, detailPolicy });
+}

@@ -1,0 +1,86 @@
+// Turning a thrown sandbox value into a SandboxError. The facts come from
+// the engine (error class, own data properties, read without running hook
+// code) and from the host's own state (meter, log collector, memory), never
+// from matching the text of whatever the hook threw.
+import type { QuickJSContext, QuickJSHandle } from "quickjs-emscripten-core";
+import { LIMITS } from "../limits";
+import { fail } from "./failure";
+import type { SandboxError } from "./types";
+
+export interface ErrorDescription {
+  kind: "error" | "value" | "null";
+  name: string;
+  message: string;
+  /** Set by the prelude only for the engine's own errors (see describeError in prelude/bridge.ts). */
+  engine: "" | "stack" | "memory";
+}
+
+/**
+ * Calls the prelude's describeError. The record has a null prototype and is
+ * read field by field: no JSON round trip that vandalised prototypes could
+ * break, and no classification inside, so a failure here cannot recurse.
+ */
+export function describeError(ctx: QuickJSContext, api: QuickJSHandle | undefined, errorHandle: QuickJSHandle): ErrorDescription {
+  if (!api) throw fail("hook_threw", "no api");
+  const fn = ctx.getProp(api, "describeError");
+  try {
+    const result = ctx.callFunction(fn, ctx.undefined, errorHandle);
+    if (result.error) {
+      result.error.dispose();
+      throw fail("hook_threw", "unreadable error");
+    }
+    const field = (name: string): string => {
+      const handle = ctx.getProp(result.value, name);
+      try {
+        return ctx.typeof(handle) === "string" ? ctx.getString(handle) : "";
+      } finally {
+        handle.dispose();
+      }
+    };
+    try {
+      return {
+        kind: field("kind") as ErrorDescription["kind"],
+        name: field("name"),
+        message: field("message"),
+        engine: field("engine") as ErrorDescription["engine"],
+      };
+    } finally {
+      result.value.dispose();
+    }
+  } finally {
+    fn.dispose();
+  }
+}
+
+export interface ClassifyState {
+  exhausted: boolean;
+  timeout: SandboxError;
+  logViolation: string | null;
+  underMemoryPressure: () => boolean;
+  /** Prefix for failures of our own set-up code. */
+  fallback?: string;
+}
+
+export function classify(described: ErrorDescription | null, state: ClassifyState): SandboxError {
+  // Sticky limits win: a hook that caught the error still broke them.
+  if (state.exhausted) return state.timeout;
+  if (state.logViolation !== null) return { code: "hook_log_limit", message: state.logViolation };
+  const outOfMemory: SandboxError = { code: "hook_out_of_memory", message: "the hook ran out of memory" };
+  if (described === null) {
+    return state.underMemoryPressure()
+      ? outOfMemory
+      : { code: "hook_threw", message: state.fallback ?? "the hook threw a value that could not be read" };
+  }
+  if (described.engine === "stack") {
+    return { code: "hook_stack_overflow", message: `the hook exceeded the ${LIMITS.stackBytes}-byte stack (too deep recursion)` };
+  }
+  // The engine's own OOM error is trusted; a thrown null (what an allocation
+  // failure while building an error leaves) only counts when memory is short.
+  if (described.engine === "memory") return outOfMemory;
+  if (described.kind === "null" && state.underMemoryPressure()) return outOfMemory;
+  if (described.kind === "error" && described.name === "InternalError" && described.message === "interrupted") {
+    return state.timeout;
+  }
+  const text = described.kind === "error" ? `${described.name}: ${described.message}` : `threw ${described.message}`;
+  return { code: "hook_threw", message: state.fallback ? `${state.fallback}: ${text}` : text };
+}

@@ -1,0 +1,156 @@
+// The MCP endpoint: authentication, the official SDK client unchanged,
+// tools/list with public contracts, JSON-RPC errors.
+import { describe, expect, it } from "vitest";
+import { BOOTSTRAP_KEY, createWorkspace } from "../../helpers/api";
+import { SEED_ADAPTER } from "./adapters";
+import { call, connect, createKey, deploy, gatewayFetch, json, rawMcp, setup } from "./harness";
+
+const initialize = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+};
+
+describe("authentication", () => {
+  it("a missing key is 401 problem+json", async () => {
+    const g = await setup();
+    const res = await rawMcp(g, initialize, { key: null });
+    expect(res.status).toBe(401);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    expect(await res.json()).toMatchObject({ code: "unauthorized" });
+  });
+
+  it("an unknown key is 401", async () => {
+    const g = await setup();
+    const res = await rawMcp(g, initialize, { key: "rr_nope" });
+    expect(res.status).toBe(401);
+  });
+
+  it("a key without tools:call is 403", async () => {
+    const g = await setup();
+    const res = await rawMcp(g, initialize, { key: g.writeKey });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ code: "forbidden" });
+  });
+
+  it("a key of another workspace is 403", async () => {
+    const g = await setup();
+    const other = (await createWorkspace("other")).uid;
+    const { key } = await createKey(other, { scopes: ["tools:call"], actor: "stranger" });
+    const res = await rawMcp(g, initialize, { key });
+    expect(res.status).toBe(403);
+  });
+
+  it("the bootstrap key may call tools in any workspace", async () => {
+    const g = await setup();
+    const client = await connect(g, BOOTSTRAP_KEY);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).toSorted()).toEqual(["always_fails", "echo", "search_release_notes"]);
+  });
+});
+
+describe("protocol", () => {
+  it("initialize and ping work with the official SDK client unchanged", async () => {
+    const g = await setup();
+    const client = await connect(g);
+    expect(client.getServerVersion()).toMatchObject({ name: "rayrun-gateway" });
+    expect(client.getServerCapabilities()).toMatchObject({ tools: {} });
+    await expect(client.ping()).resolves.toEqual({});
+  });
+
+  it("answers JSON to a client that accepts only JSON", async () => {
+    const g = await setup();
+    const res = await rawMcp(g, initialize, { headers: { accept: "application/json" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("application/json");
+    expect(await res.json()).toMatchObject({ id: 1, result: { serverInfo: { name: "rayrun-gateway" } } });
+  });
+
+  it("streams SSE only to a client that accepts only SSE", async () => {
+    const g = await setup();
+    const res = await rawMcp(g, initialize, { headers: { accept: "text/event-stream" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    expect(await res.text()).toContain('"serverInfo"');
+  });
+
+  it("malformed JSON-RPC is a JSON-RPC error", async () => {
+    const g = await setup();
+    const res = await rawMcp(g, "{not json");
+    expect(await res.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 } });
+    const invalid = await rawMcp(g, { hello: "world" });
+    expect(await invalid.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 } });
+  });
+
+  it("an unknown tool is a JSON-RPC error", async () => {
+    const g = await setup();
+    const res = await rawMcp(g, {
+      jsonrpc: "2.0",
+      id: 7,
+      method: "tools/call",
+      params: { name: "no_such_tool", arguments: {} },
+    });
+    expect(await res.json()).toMatchObject({
+      id: 7,
+      error: { code: -32602, message: expect.stringContaining("no_such_tool") },
+    });
+    expect(await g.upstream.calls()).toEqual([]);
+  });
+
+  it("GET on the endpoint is 405: the endpoint is stateless", async () => {
+    const g = await setup();
+    const res = await gatewayFetch(g)(`http://gateway.test/mcp/${g.ws}`, {
+      headers: { authorization: `Bearer ${g.callKey}`, accept: "text/event-stream" },
+    });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("POST");
+  });
+});
+
+describe("tools/list", () => {
+  it("lists every callable tool by public name with the active revision's public contract, else the upstream definition", async () => {
+    const g = await setup();
+    await deploy(g, "search_release_notes", SEED_ADAPTER, { testArgs: { query: "x" } });
+    const client = await connect(g);
+    const { tools } = await client.listTools();
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    expect(Object.keys(byName).toSorted()).toEqual(["always_fails", "echo", "search_release_notes"]);
+    expect(byName.search_release_notes).toMatchObject({
+      description: "Search public release notes",
+      inputSchema: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
+    });
+    // No publicContract output schema: the upstream's stays.
+    expect(byName.search_release_notes?.outputSchema).toMatchObject({
+      properties: { items: { type: "array" } },
+    });
+    expect(byName.echo).toMatchObject({
+      description: "Echo the text back",
+      inputSchema: { properties: { text: { type: "string" } } },
+    });
+  });
+
+  it("leaves out tools the key's access profile blocks or does not allow", async () => {
+    const g = await setup();
+    await json(
+      await call("PUT", `/v1/workspaces/${g.ws}/access-profiles/narrow`, {
+        body: { allowedTools: ["echo", "always_fails"], blockedTools: ["always_fails"] },
+      }),
+      200,
+    );
+    const { key } = await createKey(g.ws, { scopes: ["tools:call"], actor: "narrow", profile: "narrow" });
+    const client = await connect(g, key);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["echo"]);
+  });
+
+  it("leaves out tools removed upstream", async () => {
+    const g = await setup();
+    await g.upstream.hide(["always_fails"]);
+    await call("POST", `/v1/workspaces/${g.ws}/services/${g.serviceUid}/refresh`);
+    const client = await connect(g);
+    expect((await client.listTools()).tools.map((t) => t.name).toSorted()).toEqual([
+      "echo",
+      "search_release_notes",
+    ]);
+  });
+});

@@ -1,0 +1,73 @@
+// One-call approvals: `GET /v1/workspaces/{ws}/approvals` (pending by default,
+// `?status=`), `POST …/approvals/{id}/approve` and `…/deny`.
+import type { Context } from "hono";
+import { Hono } from "hono";
+import { validator } from "hono/validator";
+import { z } from "zod";
+import {
+  APPROVAL_VIEW_STATUSES,
+  approvalView,
+  decideApproval,
+  getApproval,
+  listApprovals,
+} from "../../../shared/approvals";
+import { database } from "../../../shared/db/client";
+import { ProblemException } from "../../../shared/http/problem";
+import { requireScope } from "../middleware/auth";
+import { fieldErrors } from "../middleware/json-body";
+import { PageQuery } from "../middleware/page";
+import type { ApiEnv } from "../types";
+import { requireWorkspace } from "./services";
+
+const ApprovalListQuery = PageQuery.extend({
+  status: z.enum(APPROVAL_VIEW_STATUSES).default("pending").describe("Which approvals to list"),
+});
+
+const listQuery = validator("query", (value) => {
+  const parsed = ApprovalListQuery.safeParse(value);
+  if (!parsed.success) {
+    throw new ProblemException({
+      code: "invalid_request",
+      detail: "Invalid query parameters.",
+      extensions: { errors: fieldErrors(parsed.error.issues) },
+    });
+  }
+  return parsed.data;
+});
+
+async function decision(c: Context<ApiEnv>, decided: "approved" | "denied") {
+  const ws = c.req.param("ws") ?? "";
+  const id = c.req.param("id") ?? "";
+  const now = Date.now();
+  const outcome = await decideApproval(c.env.DB, ws, id, decided, c.get("principal").actor, now);
+  if (outcome.kind === "not_found") {
+    throw new ProblemException({ code: "not_found", detail: "No such approval in this workspace." });
+  }
+  if (outcome.kind === "not_pending") {
+    throw new ProblemException({
+      code: "conflict",
+      detail: `The approval is ${outcome.status}; only pending approvals can be decided.`,
+      extensions: { status: outcome.status },
+    });
+  }
+  return c.json(approvalView(outcome.row, now));
+}
+
+export const approvalRoutes = new Hono<ApiEnv>()
+  .get("/workspaces/:ws/approvals", requireScope("hooks:read"), listQuery, async (c) => {
+    const ws = c.req.param("ws");
+    await requireWorkspace(database(c.env.DB), ws);
+    const { status, limit, cursor } = c.req.valid("query");
+    const now = Date.now();
+    const rows = await listApprovals(c.env.DB, ws, status, { limit, cursor }, now);
+    const items = rows.slice(0, limit).map((row) => approvalView(row, now));
+    return c.json({ items, nextCursor: rows.length > limit ? (items.at(-1)?.id ?? null) : null });
+  })
+  .get("/workspaces/:ws/approvals/:id", requireScope("hooks:read"), async (c) => {
+    const row = await getApproval(c.env.DB, c.req.param("ws"), c.req.param("id"));
+    if (!row)
+      throw new ProblemException({ code: "not_found", detail: "No such approval in this workspace." });
+    return c.json(approvalView(row, Date.now()));
+  })
+  .post("/workspaces/:ws/approvals/:id/approve", requireScope("hooks:write"), (c) => decision(c, "approved"))
+  .post("/workspaces/:ws/approvals/:id/deny", requireScope("hooks:write"), (c) => decision(c, "denied"));

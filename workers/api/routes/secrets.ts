@@ -1,0 +1,54 @@
+// Write-only workspace secrets: `PUT /v1/workspaces/{ws}/secrets/{name}` stores
+// a value encrypted (shared/secrets), `GET …/secrets` lists names only,
+// `DELETE …/secrets/{name}` removes one. No route ever returns a value.
+import { Hono } from "hono";
+import { z } from "zod";
+import { database } from "../../../shared/db/client";
+import { ProblemException } from "../../../shared/http/problem";
+import { utf8Bytes } from "../../../shared/json";
+import { deleteSecret, listSecretNames, putSecret, SECRET_VALUE_BYTES } from "../../../shared/secrets";
+import { SECRET_NAME_PATTERN } from "../../../shared/services/credentials";
+import { requireScope } from "../middleware/auth";
+import { jsonBody } from "../middleware/json-body";
+import type { ApiEnv } from "../types";
+import { requireWorkspace } from "./services";
+
+export const PutSecretRequest = z
+  .object({
+    value: z
+      .string()
+      .min(1)
+      .refine((v) => utf8Bytes(v) <= SECRET_VALUE_BYTES, `At most ${SECRET_VALUE_BYTES} bytes`)
+      .describe("The secret; stored encrypted, never returned"),
+  })
+  .strict();
+
+function secretName(name: string): string {
+  if (!SECRET_NAME_PATTERN.test(name)) {
+    throw new ProblemException({ code: "invalid_request", detail: `${name} is not a valid secret name.` });
+  }
+  return name;
+}
+
+export const secretRoutes = new Hono<ApiEnv>()
+  .get("/workspaces/:ws/secrets", requireScope("admin"), async (c) => {
+    const ws = c.req.param("ws");
+    await requireWorkspace(database(c.env.DB), ws);
+    return c.json({ items: await listSecretNames(c.env.DB, ws) });
+  })
+  .put("/workspaces/:ws/secrets/:name", requireScope("admin"), ...jsonBody(PutSecretRequest), async (c) => {
+    const ws = c.req.param("ws");
+    const name = secretName(c.req.param("name"));
+    await requireWorkspace(database(c.env.DB), ws);
+    await putSecret(c.env, ws, name, c.req.valid("json").value, c.get("principal").actor);
+    return c.body(null, 204);
+  })
+  .delete("/workspaces/:ws/secrets/:name", requireScope("admin"), async (c) => {
+    const ws = c.req.param("ws");
+    const name = secretName(c.req.param("name"));
+    await requireWorkspace(database(c.env.DB), ws);
+    if (!(await deleteSecret(c.env.DB, ws, name))) {
+      throw new ProblemException({ code: "not_found", detail: `No secret ${name} in this workspace.` });
+    }
+    return c.body(null, 204);
+  });
