@@ -34,10 +34,11 @@ export interface Settings {
   workspace: string | undefined;
 }
 
+// An empty variable counts as unset, as shells commonly export them.
+const env = (name: string) => process.env[name] || undefined;
+
 export function resolveSettings(flags: { url?: string; key?: string; workspace?: string }): Settings {
   const stored = readConfig();
-  // An empty variable counts as unset, as shells commonly export them.
-  const env = (name: string) => process.env[name] || undefined;
   return {
     url: flags.url ?? env("RAYRUN_URL") ?? stored.url ?? "http://localhost:8787",
     key: flags.key ?? env("RAYRUN_KEY") ?? stored.key,

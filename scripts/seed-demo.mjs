@@ -4,27 +4,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-const ADAPTER = `export default defineToolAdapter<{ query: string }, { items: unknown[] }>({
-  apiVersion: "rayrun.hooks/v1",
-  publicContract: {
-    description: "Search public release notes",
-    inputSchema: {
-      type: "object",
-      properties: { query: { type: "string" } },
-      required: ["query"],
-      additionalProperties: false,
-    },
-  },
-  before({ arguments: args, context }) {
-    context.log.info("Preparing search", { query: args.query });
-    const prefix = typeof context.config.prefix === "string" ? context.config.prefix : "";
-    return { action: "continue", arguments: { q: prefix + args.query } };
-  },
-  after({ result }) {
-    return { action: "return", result: { items: result.items } };
-  },
-});
-`;
+const ADAPTER = readFileSync(new URL("../dev/examples/search-release-notes.ts", import.meta.url), "utf8");
 
 async function api(base, key, method, path, body, headers = {}) {
   const res = await fetch(`${base}${path}`, {

@@ -84,8 +84,8 @@ export const hooks = {
     ctx.out.print(data, () => {
       const changed = data.changed as { source: boolean; config: boolean };
       const parts = [
-        ...(changed.source ? [String(data.source ?? "(source diff too large)")] : []),
-        ...(changed.config ? [String(data.config ?? "(config diff too large)")] : []),
+        ...(changed.source ? [typeof data.source === "string" ? data.source : "(source diff too large)"] : []),
+        ...(changed.config ? [typeof data.config === "string" ? data.config : "(config diff too large)"] : []),
       ];
       return parts.length > 0 ? parts.join("\n").trimEnd() : `No change from version ${String(data.against)}`;
     });

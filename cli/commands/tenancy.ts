@@ -82,7 +82,7 @@ export const services = {
     ctx.out.print(data, () => {
       const counts = ["added", "changed", "removed", "unchanged"].map((k) => {
         const v = data[k];
-        return `${k} ${Array.isArray(v) ? v.length : String(v ?? 0)}`;
+        return `${k} ${Array.isArray(v) ? v.length : typeof v === "number" ? v : 0}`;
       });
       return `Indexed: ${counts.join(", ")}`;
     });
@@ -101,7 +101,7 @@ export const tools = {
         ["uid", (t) => t.uid],
         ["name", (t) => t.publicName ?? t.name],
         ["review", (t) => t.reviewState],
-        ["definition", (t) => String(t.definitionHash ?? "").slice(0, 12)],
+        ["definition", (t) => (typeof t.definitionHash === "string" ? t.definitionHash.slice(0, 12) : null)],
       ]),
     );
   },

@@ -111,22 +111,22 @@ export function createUpstreams() {
     const state = stateOf(id);
     if (action === "_calls") return Response.json(state.calls);
     if (action === "_variant" && request.method === "POST") {
-      const { variant } = (await request.json()) as { variant: "v1" | "v2" };
+      const { variant } = await readJson<{ variant: "v1" | "v2" }>(request);
       state.variant = variant;
       return Response.json({ variant });
     }
     if (action === "_hide" && request.method === "POST") {
-      const { tools } = (await request.json()) as { tools: string[] };
+      const { tools } = await readJson<{ tools: string[] }>(request);
       state.hidden = new Set(tools);
       return Response.json({ hidden: tools });
     }
     if (action === "_pageSize" && request.method === "POST") {
-      const { pageSize } = (await request.json()) as { pageSize: number | null };
+      const { pageSize } = await readJson<{ pageSize: number | null }>(request);
       state.pageSize = pageSize;
       return Response.json({ pageSize });
     }
     if (action === "_extraTools" && request.method === "POST") {
-      const { count } = (await request.json()) as { count: number };
+      const { count } = await readJson<{ count: number }>(request);
       state.extraTools = count;
       return Response.json({ count });
     }
@@ -154,7 +154,7 @@ async function serve(request: Request, state: UpstreamState): Promise<Response> 
  */
 async function paginated(request: Request, state: UpstreamState, pageSize: number): Promise<Response> {
   const text = await request.text();
-  const parsed = (await new Response(text).json()) as { method?: string; params?: { cursor?: string } };
+  const parsed = await readJson<{ method?: string; params?: { cursor?: string } }>(new Response(text));
   const resend = (body: string) =>
     serve(new Request(request.url, { method: "POST", headers: request.headers, body }), state);
   if (parsed.method !== "tools/list") return resend(text);
@@ -162,11 +162,17 @@ async function paginated(request: Request, state: UpstreamState, pageSize: numbe
   const params = { ...parsed.params };
   delete params.cursor;
   const whole = await resend(JSON.stringify({ ...parsed, params }));
-  const answer = (await whole.json()) as { result?: { tools: unknown[]; nextCursor?: string } };
+  const answer = await readJson<{ result?: { tools: unknown[]; nextCursor?: string } }>(whole);
   if (answer.result) {
     const all = answer.result.tools;
     answer.result.tools = all.slice(offset, offset + pageSize);
     if (offset + pageSize < all.length) answer.result.nextCursor = String(offset + pageSize);
   }
   return Response.json(answer, { status: whole.status });
+}
+
+/** A body's JSON. This file is typed both as Worker and as Node code, whose `json()` signatures differ. */
+async function readJson<T>(body: Request | Response): Promise<T> {
+  const parsed: unknown = await body.json();
+  return parsed as T;
 }

@@ -76,3 +76,33 @@ export function createEngineProvider(source: WasmSource, maxBytes: number = LIMI
 export function nearMemoryCap(engine: Engine, slackBytes = 2 * PAGE): boolean {
   return engine.memory.buffer.byteLength + slackBytes >= engine.maxBytes;
 }
+
+interface EmscriptenHeap {
+  _malloc?: (bytes: number) => number;
+  _free?: (pointer: number) => void;
+}
+let warnedProbe = false;
+
+/**
+ * True when `bytes` of contiguous memory can still be allocated in the
+ * instance (grown up to its cap if need be): a malloc/free probe, which fails
+ * by returning 0, never by trapping. Used before growing the warm pool so the
+ * pool never takes what calls need. Falls back to the cap check when the
+ * emscripten heap functions are not reachable.
+ */
+export function canAllocate(engine: Engine, bytes: number): boolean {
+  const heap = (engine.module as unknown as { module?: EmscriptenHeap }).module;
+  const malloc = heap?._malloc;
+  const free = heap?._free;
+  if (typeof malloc !== "function" || typeof free !== "function") {
+    if (!warnedProbe) {
+      warnedProbe = true;
+      console.warn("sandbox: the emscripten heap is not reachable; the warm pool falls back to the memory cap check");
+    }
+    return engine.memory.buffer.byteLength + bytes <= engine.maxBytes;
+  }
+  const pointer = malloc(bytes);
+  if (pointer === 0) return false;
+  free(pointer);
+  return true;
+}

@@ -99,6 +99,14 @@ export class FuelMeter {
     if (!this.exhausted) this.budget += units;
   }
 
+  /** Starts a new phase (module top level, then the call) with its own budget. */
+  reset(budget: number): void {
+    this.budget = budget;
+    this.used = 0;
+    this.exhausted = false;
+    this.counting = false;
+  }
+
   /** Start charging the hook: from here on every step costs fuel. */
   begin(): void {
     this.counting = true;

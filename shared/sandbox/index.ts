@@ -4,9 +4,10 @@ import { createAdapterSandbox } from "./adapter";
 import { workerdEngines } from "./wasm-workerd";
 
 export type * from "./types";
-export { createAdapterSandbox } from "./adapter";
+export { createAdapterSandbox, type AdapterSandboxOptions } from "./adapter";
+export { POOL_DEFAULTS, type PoolOptions, type PoolStats } from "./pool";
 export { createEngineProvider, type EngineProvider, type WasmSource } from "./engine";
-export { runInvocation, type InvocationOptions } from "./invocation";
+export { runInvocation, MODULE_CLOCK_MS, MODULE_SEED, type InvocationOptions } from "./invocation";
 export { REASON_ID, OUTCOME_TEXT_CHARS } from "./outcome";
 export { FUEL } from "./fuel";
 export type { HostCall, Session } from "./session";
@@ -16,5 +17,13 @@ const adapters = createAdapterSandbox(workerdEngines);
 
 /** Evaluates a compiled adapter once and reads its definition (compile time). */
 export const inspectAdapter = adapters.inspectAdapter;
-/** Runs one adapter stage in a fresh sandbox. */
+/** Runs one adapter stage in a pre-warmed single-use sandbox when one is ready, else a fresh one. */
 export const runAdapterStage = adapters.runAdapterStage;
+/**
+ * Refills the warm pool for one compiled code, off the critical path:
+ * `ctx.waitUntil(warmAdapter(code))` after a response that ran the code.
+ * Never rejects.
+ */
+export const warmAdapter = adapters.warmAdapter;
+/** Warm pool counters (tests, benches, diagnostics). */
+export const adapterPoolStats = adapters.poolStats;

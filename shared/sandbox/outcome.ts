@@ -48,6 +48,10 @@ function checkField(stage: AdapterStage, action: string, key: string, kind: Shap
       if (hasControlCharacters(value)) return `${where} a "${key}" containing control characters`;
       return null;
     }
+    default: {
+      const unknownKind: never = kind;
+      throw new Error(`unknown outcome field kind ${String(unknownKind)}`);
+    }
   }
 }
 

@@ -18,9 +18,13 @@ export type HostCall = (input: Json) => Promise<Json>;
 
 export interface SessionOptions {
   extensions: readonly PreludeExtension[];
+  /** The call's budget (the module phase passes its own to `begin`). */
   fuel: number;
   hostCalls?: Readonly<Record<string, HostCall>>;
 }
+
+/** Which phase the meter is charging: the module's top level or the call. */
+export type Phase = "module" | "call";
 
 type ApiArg = string | number | boolean | QuickJSHandle;
 
@@ -43,9 +47,13 @@ export class Session {
   private readonly inflight = new Set<Promise<void>>();
   private api: QuickJSHandle | undefined;
   private closed = false;
+  private hostCalls: Readonly<Record<string, HostCall>> | undefined;
+  private phase: Phase = "call";
 
-  /** The hook's own budget (the meter's may grow by platform allowances). */
-  readonly budget: number;
+  /** The current phase's own budget (the meter's may grow by platform allowances). */
+  budget: number;
+  /** The call's budget, fixed when the session opened. */
+  readonly callBudget: number;
 
   private constructor(
     readonly engine: Engine,
@@ -54,6 +62,7 @@ export class Session {
     fuel: number,
   ) {
     this.budget = fuel;
+    this.callBudget = fuel;
     this.meter = new FuelMeter(fuel, engine, contextPointer(context), runtimePointer(runtime));
   }
 
@@ -69,6 +78,7 @@ export class Session {
       throw error;
     }
     const session = new Session(engine, runtime, context, options.fuel);
+    session.hostCalls = options.hostCalls;
     try {
       runtime.setInterruptHandler(() => session.meter.onInterrupt());
       session.installPrelude(options);
@@ -104,7 +114,7 @@ export class Session {
       const decoded = base64DecodeUtf8(ctx.getString(value));
       return ctx.newString(decoded instanceof Error ? "E" + decoded.message : "V" + decoded);
     });
-    define("call", (name, input) => this.startHostCall(ctx.getString(name), ctx.getString(input), options));
+    define("call", (name, input) => this.startHostCall(ctx.getString(name), ctx.getString(input)));
     for (const [name, value] of [
       ["logDataChars", LIMITS.logDataBytes],
       ["logMessageChars", LIMITS.logMessageChars],
@@ -118,11 +128,16 @@ export class Session {
     this.api = this.keep(api.value);
   }
 
-  private startHostCall(name: string, inputText: string, options: SessionOptions): QuickJSHandle {
+  /** Lends capabilities for the coming call (a pre-warmed session gets them only at call time). */
+  setHostCalls(hostCalls: Readonly<Record<string, HostCall>> | undefined): void {
+    this.hostCalls = hostCalls;
+  }
+
+  private startHostCall(name: string, inputText: string): QuickJSHandle {
     const ctx = this.context;
     const deferred = ctx.newPromise();
     this.deferreds.add(deferred);
-    const hostCall = options.hostCalls?.[name];
+    const hostCall = this.hostCalls !== undefined && Object.hasOwn(this.hostCalls, name) ? this.hostCalls[name] : undefined;
     const settled = (async () => {
       try {
         if (!hostCall) throw new Error(`no host capability named ${JSON.stringify(name)}`);
@@ -182,10 +197,19 @@ export class Session {
     }
   }
 
-  /** Fix the call's clock and random seed, then start charging the hook. */
-  begin(nowMs: number, seed: string): void {
+  /**
+   * Starts a phase: fixes the clock and random seed (through the prelude's
+   * private api, never through globals), then charges `budget` units of fuel
+   * to the hook from zero. The module phase (top level) and the call each get
+   * their own budget, so a pre-warmed session and a fresh one account the
+   * same way.
+   */
+  begin(nowMs: number, seed: string, budget: number = this.callBudget, phase: Phase = "call"): void {
     this.callApi("setCall", [nowMs, seed]).dispose();
     this.callApi("unspentFuel", []).dispose();
+    this.phase = phase;
+    this.budget = budget;
+    this.meter.reset(budget);
     this.meter.begin();
   }
 
@@ -254,7 +278,12 @@ export class Session {
   }
 
   private timeout(): SandboxFailure {
-    return fail("hook_timeout", `the hook used its whole fuel budget (${this.budget} units)`);
+    return fail(
+      "hook_timeout",
+      this.phase === "module"
+        ? `the hook's top level used its whole fuel budget (${this.budget} units)`
+        : `the hook used its whole fuel budget (${this.budget} units)`,
+    );
   }
 
   /** Fails the invocation for a limit that was hit even if the hook caught the error. */
@@ -292,7 +321,7 @@ export class Session {
     );
   }
 
-  /** Stops charging and returns the fuel the hook used. */
+  /** Stops charging and returns the fuel the hook used in the current phase. */
   finish(): number {
     if (!this.closed && this.api) {
       this.meter.finish();

@@ -143,6 +143,14 @@ describe("tools/list", () => {
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["echo"]);
   });
 
+  it("refuses a revoked key even while the isolate still knows it", async () => {
+    const g = await setup();
+    const client = await connect(g);
+    await client.listTools();
+    await json(await call("DELETE", `/v1/workspaces/${g.ws}/keys/${g.callKeyId}`), 200);
+    await expect(client.listTools()).rejects.toThrow(/revoked/);
+  });
+
   it("leaves out tools removed upstream", async () => {
     const g = await setup();
     await g.upstream.hide(["always_fails"]);

@@ -16,7 +16,7 @@ import { deleteTargetDeployHistory, isTested, recordTestRun } from "../../../sha
 import { generateAdapterTypes } from "../../../shared/hooks";
 import { ProblemException } from "../../../shared/http/problem";
 import { newId } from "../../../shared/ids";
-import type { Json, JsonObject } from "../../../shared/json";
+import type { JsonObject } from "../../../shared/json";
 import { parseConfig } from "../../../shared/lifecycle/draft";
 import { DEPLOY_CHANNELS, type DeployChannel, type Pointer } from "../../../shared/lifecycle/pointers";
 import { toolTarget } from "../../../shared/lifecycle/target";
@@ -169,8 +169,8 @@ export const deploymentRoutes = new Hono<ApiEnv>()
         inputSchema: h.tool.inputSchema as JsonObject,
         ...(h.tool.outputSchema ? { outputSchema: h.tool.outputSchema as JsonObject } : {}),
       },
-      ...(body.arguments === undefined ? {} : { arguments: body.arguments as Json }),
-      ...(body.result === undefined ? {} : { result: body.result as Json }),
+      ...(body.arguments === undefined ? {} : { arguments: body.arguments }),
+      ...(body.result === undefined ? {} : { result: body.result }),
       context: {
         calledAt: new Date().toISOString(),
         requestId: crypto.randomUUID(),
@@ -187,8 +187,8 @@ export const deploymentRoutes = new Hono<ApiEnv>()
       generation: head.generation,
       version: row.number,
       input: {
-        ...(body.arguments === undefined ? {} : { arguments: body.arguments as Json }),
-        ...(body.result === undefined ? {} : { result: body.result as Json }),
+        ...(body.arguments === undefined ? {} : { arguments: body.arguments }),
+        ...(body.result === undefined ? {} : { result: body.result }),
       },
       run,
       actor: principal.actor,

@@ -84,7 +84,7 @@ const problem = {
 function operation(op: Operation) {
   const authProblems = op.auth === "public" ? [] : [401, 403];
   const bodyProblems = op.body ? [400, 413, 415] : [];
-  const statuses = [...new Set([...authProblems, ...bodyProblems, ...(op.problems ?? [])])].sort();
+  const statuses = [...new Set([...authProblems, ...bodyProblems, ...(op.problems ?? [])])].toSorted((a, b) => a - b);
   const parameters = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
     name: m[1],
     in: "path",

@@ -1,33 +1,8 @@
 // Adapter sources shared by the compiler tests.
 
 /** The example adapter of seed 000, verbatim. */
-export const SEED_ADAPTER = `export default defineToolAdapter<{ query: string }, { items: unknown[] }>({
-  apiVersion: "rayrun.hooks/v1",
-
-  publicContract: {
-    description: "Search public release notes",
-    inputSchema: {
-      type: "object",
-      properties: { query: { type: "string" } },
-      required: ["query"],
-      additionalProperties: false,
-    },
-  },
-
-  before({ arguments: args, context }) {
-    context.log.info("Preparing search", { query: args.query });
-    const prefix = typeof context.config.prefix === "string" ? context.config.prefix : "";
-    return {
-      action: "continue",
-      arguments: { q: prefix + args.query },
-    };
-  },
-
-  after({ result }) {
-    return { action: "return", result: { items: result.items } };
-  },
-});
-`;
+/** The example adapter of seed 000, verbatim (dev/examples/search-release-notes.ts). */
+export { default as SEED_ADAPTER } from "../../../../dev/examples/search-release-notes.ts?raw";
 
 export const SEED_PUBLIC_CONTRACT = {
   description: "Search public release notes",

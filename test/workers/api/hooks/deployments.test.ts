@@ -2,31 +2,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { expectProblem, json } from "../../../helpers/api";
+import { SEED_ADAPTER } from "../compiler/fixtures";
 import { call, fixture, getHook, saveOk, type Fixture } from "./harness";
 
-// The seed's example adapter, for the upstream's `search_release_notes` tool ({ q } upstream).
-const SEED_ADAPTER = `
-export default defineToolAdapter<{ query: string }, { items: unknown[] }>({
-  apiVersion: "rayrun.hooks/v1",
-  publicContract: {
-    description: "Search public release notes",
-    inputSchema: {
-      type: "object",
-      properties: { query: { type: "string" } },
-      required: ["query"],
-      additionalProperties: false,
-    },
-  },
-  before({ arguments: args, context }) {
-    context.log.info("Preparing search", { query: args.query });
-    const prefix = typeof context.config.prefix === "string" ? context.config.prefix : "";
-    return { action: "continue", arguments: { q: prefix + args.query } };
-  },
-  after({ result }) {
-    return { action: "return", result: { items: result.items } };
-  },
-});
-`;
 
 const ECHO_ADAPTER = (suffix: string) => `
 export default defineToolAdapter({
@@ -69,14 +47,14 @@ async function saveAndTest(f: Fixture, source: string, config: Record<string, un
 async function deploy(f: Fixture, version: number, channel: "active" | "shadow") {
   const res = await post(f, "/deployments", { version, channel });
   expect([200, 201], await res.clone().text()).toContain(res.status);
-  return (await res.json()) as { reused: boolean; revision: Revision };
+  return res.json<{ reused: boolean; revision: Revision }>();
 }
 
 describe("test console", () => {
   it("runs before against the draft with the tool's real context values and records the run", async () => {
     const f = await searchHook();
     await saveOk(f, (await getHook(f)).etag ?? "", { source: SEED_ADAPTER, config: { prefix: "notes: " } });
-    const run = await json<Record<string, unknown>>(
+    const run = await json(
       await post(f, "/test", { stage: "before", arguments: { query: "v2" } }),
       200,
     );
@@ -93,7 +71,7 @@ describe("test console", () => {
   it("runs after with a mock result and never contacts the upstream", async () => {
     const f = await searchHook();
     await saveOk(f, (await getHook(f)).etag ?? "", { source: SEED_ADAPTER });
-    const run = await json<Record<string, unknown>>(
+    const run = await json(
       await post(f, "/test", { stage: "after", result: { items: [{ title: "a", score: 1 }], extra: true } }),
       200,
     );
@@ -103,14 +81,14 @@ describe("test console", () => {
       await call("GET", `/v1/workspaces/${f.ws}/services/${tool.serviceUid}`),
       200,
     );
-    const calls = (await (await fetch(service.url.replace(/\/mcp$/, "/_calls"))).json()) as unknown[];
+    const calls = await (await fetch(service.url.replace(/\/mcp$/, "/_calls"))).json<unknown[]>();
     expect(calls).toEqual([]);
   });
 
   it("a result that breaks the tool's output schema fails closed and does not count as a test", async () => {
     const f = await searchHook();
     await saveOk(f, (await getHook(f)).etag ?? "", { source: SEED_ADAPTER });
-    const run = await json<Record<string, unknown>>(
+    const run = await json(
       await post(f, "/test", { stage: "after", result: { items: [1, 2] } }),
       200,
     );
@@ -299,7 +277,7 @@ describe("compile and types", () => {
   it("compiles the draft and reports its public contract", async () => {
     const f = await searchHook();
     await saveOk(f, (await getHook(f)).etag ?? "", { source: SEED_ADAPTER });
-    const res = await json<Record<string, unknown>>(await post(f, "/compile"), 200);
+    const res = await json(await post(f, "/compile"), 200);
     expect(res).toMatchObject({ version: 1, stages: ["before", "after"], publicContract: { description: "Search public release notes" } });
   });
 

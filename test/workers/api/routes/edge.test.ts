@@ -15,7 +15,7 @@ const post = (path: string, body: string, headers: Record<string, string> = {}) 
 async function expectProblem(res: Response, status: number, code: string) {
   expect(res.status).toBe(status);
   expect(res.headers.get("content-type")).toBe("application/problem+json");
-  const body = (await res.json()) as Record<string, unknown>;
+  const body = await res.json<Record<string, unknown>>();
   expect(body).toMatchObject({ status, code });
   expect(typeof body.title).toBe("string");
   return body;
@@ -68,12 +68,13 @@ describe("errors are problem documents with a stable code", () => {
   });
 });
 
+/** A JSON body padded to an exact byte size: `{"source":"…"}`. */
+const bodyOf = (bytes: number) => {
+  const shell = JSON.stringify({ source: "" });
+  return JSON.stringify({ source: "x".repeat(bytes - shell.length) });
+};
+
 describe("limit: requestBodyBytes", () => {
-  // A JSON string padded to an exact byte size: `{"source":"…"}`.
-  const bodyOf = (bytes: number) => {
-    const shell = JSON.stringify({ source: "" });
-    return JSON.stringify({ source: "x".repeat(bytes - shell.length) });
-  };
 
   it("a body of exactly the limit is read", async () => {
     const body = bodyOf(LIMITS.requestBodyBytes);

@@ -13,7 +13,7 @@ describe("GET /v1/openapi.json", () => {
           .map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, "{$1}")}`),
       ),
     ];
-    expect(described.sort()).toEqual(mounted.sort());
+    expect(described.toSorted()).toEqual(mounted.toSorted());
   });
 
   it("takes request bodies from the schemas the routes validate with", async () => {
@@ -22,6 +22,6 @@ describe("GET /v1/openapi.json", () => {
       200,
     );
     const deploy = doc.paths["/v1/workspaces/{ws}/tools/{tool}/hook/deployments"]?.post;
-    expect(deploy?.requestBody?.content["application/json"]?.schema.required?.sort()).toEqual(["channel", "version"]);
+    expect(deploy?.requestBody?.content["application/json"]?.schema.required?.toSorted()).toEqual(["channel", "version"]);
   });
 });

@@ -85,6 +85,6 @@ describe("API keys", () => {
       200,
     );
     expect(second.nextCursor).toBeNull();
-    expect([...first.items, ...second.items].map((k) => k.actor).sort()).toEqual(["k0", "k1", "k2"]);
+    expect([...first.items, ...second.items].map((k) => k.actor).toSorted()).toEqual(["k0", "k1", "k2"]);
   });
 });

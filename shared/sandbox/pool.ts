@@ -1,0 +1,281 @@
+// Pre-warmed single-use sessions (DESIGN §3 "Pre-warmed single-use
+// contexts"). Parsing the prelude and running a hook's top level cost more
+// than the call itself, so they happen ahead of time — typically in
+// `ctx.waitUntil` after a response — and a call takes a session whose module
+// phase is done, uses it for exactly one call and disposes it.
+//
+// Invariants:
+//  - Every pooled session has its own runtime and context, ran the prelude
+//    and the module's top level (fixed clock, fixed seed, own budget) and
+//    never served a call. Per-call values reach it only through the prelude's
+//    private api at call time (invocation.ts), so a top level that planted
+//    setters or proxies sees nothing of the call that eventually uses it.
+//  - Bounded: `perCode` sessions per code, `total` overall, `maxCodes` codes
+//    remembered; a code unused for `idleMs` loses its sessions; a session
+//    whose heap is over `maxContextBytes` is not kept (the code runs fresh);
+//    and no session is created unless `reserveBytes` of contiguous memory is
+//    still allocatable in the instance, so the pool never takes what calls
+//    need (running out of memory while creating a runtime traps the module).
+//  - Every pooled session belongs to the current engine; once that engine is
+//    retired (any wasm trap), the pool drops all of them without touching the
+//    dead instance.
+//  - A module phase that fails deterministically (throw, fuel, invalid module)
+//    is remembered per code, so neither warming nor calls burn it again; the
+//    call reports the same failure a fresh run would.
+import type { Engine, EngineProvider } from "./engine";
+import { canAllocate } from "./engine";
+import { discardPrepared, type ModuleResult, type PreparedSession } from "./invocation";
+import type { SandboxError } from "./types";
+
+const MiB = 1024 * 1024;
+
+export interface PoolOptions {
+  /** Warm sessions kept per code (a tool call with before and after takes two). */
+  perCode: number;
+  /** Warm sessions kept overall. */
+  total: number;
+  /** Codes remembered (warm sessions or a remembered failure), least recently used dropped first. */
+  maxCodes: number;
+  /** A code not called or warmed for this long loses its warm sessions. */
+  idleMs: number;
+  /** Contiguous bytes that must stay allocatable before another session is created. */
+  reserveBytes: number;
+  /** A warm session whose QuickJS heap exceeds this is discarded and its code runs fresh. */
+  maxContextBytes: number;
+  /** Clock for idleness (Workers advance it at I/O, which is fine for minutes). */
+  now: () => number;
+}
+
+export const POOL_DEFAULTS: PoolOptions = {
+  perCode: 4,
+  total: 32,
+  maxCodes: 256,
+  idleMs: 60_000,
+  reserveBytes: 12 * MiB,
+  maxContextBytes: 1 * MiB,
+  now: () => Date.now(),
+};
+
+export interface ModuleFailure {
+  error: SandboxError;
+  fuelUsed: number;
+}
+
+interface Entry<P> {
+  warm: PreparedSession<P>[];
+  lastUsed: number;
+  failure?: ModuleFailure;
+  /** The module's sessions are too large to keep. */
+  oversized?: boolean;
+  refilling?: Promise<void>;
+}
+
+export type Taken<P> =
+  | { kind: "warm"; prepared: PreparedSession<P> }
+  | { kind: "failed"; failure: ModuleFailure }
+  | { kind: "none" };
+
+export interface PoolStats {
+  codes: number;
+  warm: number;
+  /** Calls served by a warm session, calls that ran fresh, calls answered from a remembered failure. */
+  hits: number;
+  misses: number;
+  remembered: number;
+  /** Sessions created by refills, and discarded unused (eviction, idleness, oversize, engine change). */
+  created: number;
+  discarded: number;
+  /** Refills stopped because the memory reserve was not available. */
+  reserveStops: number;
+}
+
+const MEMORY_USED = /memory used\s+\d+\s+(\d+)/;
+
+/** The runtime's heap as QuickJS counts it (objects, buffers, bytecode, flat strings); 0 if unreadable. */
+export function heapBytes(prepared: PreparedSession<unknown>): number {
+  const match = MEMORY_USED.exec(prepared.session.runtime.dumpMemoryUsage());
+  return match ? Number(match[1]) : 0;
+}
+
+/** Lets other work run between two session builds (each is a few ms of CPU). */
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+export class WarmPool<P> {
+  readonly options: PoolOptions;
+  /** Insertion order is recency: the first entry is the least recently used. */
+  private readonly entries = new Map<string, Entry<P>>();
+  private engine: Engine | undefined;
+  private warmCount = 0;
+  private lastSweep = 0;
+  private readonly counters = { hits: 0, misses: 0, remembered: 0, created: 0, discarded: 0, reserveStops: 0 };
+
+  constructor(
+    private readonly provider: EngineProvider,
+    private readonly build: (engine: Engine, code: string) => ModuleResult<P>,
+    options: Partial<PoolOptions> = {},
+  ) {
+    this.options = { ...POOL_DEFAULTS, ...options };
+  }
+
+  stats(): PoolStats {
+    return { codes: this.entries.size, warm: this.warmCount, ...this.counters };
+  }
+
+  /** Takes the warm session for one call, the remembered failure, or nothing (run fresh). */
+  take(code: string, engine: Engine): Taken<P> {
+    this.adopt(engine);
+    const entry = this.entries.get(code);
+    if (!entry) {
+      this.counters.misses++;
+      return { kind: "none" };
+    }
+    this.touch(code, entry);
+    if (entry.failure) {
+      this.counters.remembered++;
+      return { kind: "failed", failure: entry.failure };
+    }
+    const prepared = entry.warm.pop();
+    if (!prepared) {
+      this.counters.misses++;
+      return { kind: "none" };
+    }
+    this.warmCount--;
+    this.counters.hits++;
+    return { kind: "warm", prepared };
+  }
+
+  /** Remembers a deterministic module failure seen by a fresh call. */
+  remember(code: string, failure: ModuleFailure): void {
+    const entry = this.entries.get(code) ?? this.insert(code);
+    this.touch(code, entry);
+    this.dropWarm(entry);
+    entry.failure = failure;
+  }
+
+  /** Refills the code's warm sessions up to `perCode`; never throws (best effort). */
+  refill(code: string): Promise<void> {
+    const entry = this.entries.get(code) ?? this.insert(code);
+    this.touch(code, entry);
+    if (entry.refilling) return entry.refilling;
+    const refilling = this.refillEntry(code, entry)
+      .catch((error: unknown) => console.error("sandbox: warming failed", error))
+      .finally(() => {
+        entry.refilling = undefined;
+      });
+    entry.refilling = refilling;
+    return refilling;
+  }
+
+  /** Drops every warm session (e.g. to free memory); remembered failures stay. */
+  clear(): void {
+    for (const entry of this.entries.values()) this.dropWarm(entry);
+  }
+
+  private async refillEntry(code: string, entry: Entry<P>): Promise<void> {
+    const { perCode, total, reserveBytes, maxContextBytes } = this.options;
+    for (let first = true; ; first = false) {
+      if (!first) await yieldToEventLoop();
+      const engine = await this.provider.get();
+      this.adopt(engine);
+      // The entry may have been dropped (LRU) or marked meanwhile.
+      if (this.entries.get(code) !== entry || entry.failure || entry.oversized) return;
+      if (entry.warm.length >= perCode) return;
+      if (this.warmCount >= total && !this.evictOther(code)) return;
+      if (!canAllocate(engine, reserveBytes)) {
+        // Older codes' sessions give way to this one before giving up.
+        let freed = false;
+        while (!freed && this.evictOther(code)) freed = canAllocate(engine, reserveBytes);
+        if (!freed) {
+          this.counters.reserveStops++;
+          return;
+        }
+      }
+      const built = this.build(engine, code);
+      if (!built.ok) {
+        if (built.deterministic) this.remember(code, { error: built.error, fuelUsed: built.fuelUsed });
+        return;
+      }
+      const prepared = built.prepared;
+      this.counters.created++;
+      if (engine.retired || this.engine !== engine || this.entries.get(code) !== entry) {
+        this.discard(prepared);
+        return;
+      }
+      if (heapBytes(prepared) > maxContextBytes) {
+        entry.oversized = true;
+        this.discard(prepared);
+        return;
+      }
+      entry.warm.push(prepared);
+      this.warmCount++;
+    }
+  }
+
+  /** Pooled sessions live in one engine; a new or retired one makes them all unusable. */
+  private adopt(engine: Engine): void {
+    if (this.engine === engine && !engine.retired) {
+      this.sweep();
+      return;
+    }
+    // Never dispose into a dead instance: drop the references with it.
+    for (const entry of this.entries.values()) {
+      this.counters.discarded += entry.warm.length;
+      entry.warm = [];
+    }
+    this.warmCount = 0;
+    this.engine = engine.retired ? undefined : engine;
+  }
+
+  private insert(code: string): Entry<P> {
+    const entry: Entry<P> = { warm: [], lastUsed: this.options.now() };
+    this.entries.set(code, entry);
+    while (this.entries.size > this.options.maxCodes) {
+      const oldest = this.entries.keys().next();
+      if (oldest.done) break;
+      const dropped = this.entries.get(oldest.value);
+      this.entries.delete(oldest.value);
+      if (dropped) this.dropWarm(dropped);
+    }
+    return entry;
+  }
+
+  private touch(code: string, entry: Entry<P>): void {
+    entry.lastUsed = this.options.now();
+    this.entries.delete(code);
+    this.entries.set(code, entry);
+  }
+
+  /** Drops warm sessions of codes idle for `idleMs` (checked at most every second). */
+  private sweep(): void {
+    const now = this.options.now();
+    if (now - this.lastSweep < 1000) return;
+    this.lastSweep = now;
+    for (const entry of this.entries.values()) {
+      if (now - entry.lastUsed < this.options.idleMs) break; // recency order: the rest are newer
+      this.dropWarm(entry);
+    }
+  }
+
+  /** Frees the warm sessions of the least recently used other code; false when there are none. */
+  private evictOther(code: string): boolean {
+    for (const [key, entry] of this.entries) {
+      if (key !== code && entry.warm.length > 0) {
+        this.dropWarm(entry);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private dropWarm(entry: Entry<P>): void {
+    for (const prepared of entry.warm.splice(0)) {
+      this.warmCount--;
+      this.discard(prepared);
+    }
+  }
+
+  private discard(prepared: PreparedSession<P>): void {
+    this.counters.discarded++;
+    discardPrepared(this.provider, prepared);
+  }
+}
