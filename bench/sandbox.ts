@@ -2,7 +2,11 @@
 // with the same sandbox code the Workers run (wasm loaded from node_modules),
 // and calibrates fuel units per millisecond of CPU.
 //
-//   npx tsx bench/sandbox.ts [--runs N] [--filter text] [--normal-runs N]
+//   npx tsx bench/sandbox.ts [--runs N] [--filter text] [--normal-runs N] [--warm-calls N] [--only warm]
+//
+// The first table compares fresh and pre-warmed sessions (shared/sandbox/pool.ts)
+// per call on the critical path, interleaved call by call; the pool is refilled
+// between calls outside the timed span, as the gateway does in ctx.waitUntil.
 //
 // Node's clock advances during CPU work (unlike a deployed Worker's), so these
 // are CPU times of the sandbox itself on this machine.
@@ -10,7 +14,7 @@ import { LIMITS } from "../shared/limits";
 import { createAdapterSandbox } from "../shared/sandbox/adapter";
 import type { Json } from "../shared/json";
 import type { ToolCallContext } from "../shared/sandbox/types";
-import { beforeCode, CONTINUE, SEED_ADAPTER } from "../test/shared/sandbox/code";
+import { ADAPTER_2KB, beforeCode, CONTINUE, SEED_ADAPTER } from "../test/shared/sandbox/code";
 import { HOSTILE_CASES } from "../test/shared/sandbox/hostile-cases";
 import { nodeEngines } from "./node-engine";
 import { ms, summarize } from "./stats";
@@ -22,8 +26,13 @@ function option(name: string, fallback: string): string {
 const runs = Number(option("runs", "10"));
 const normalRuns = Number(option("normal-runs", "300"));
 const filter = option("filter", "");
+const warmCalls = Number(option("warm-calls", "2000"));
+const only = option("only", "");
 
-const sandbox = createAdapterSandbox(nodeEngines);
+// Fresh sessions only, as before the pool existed.
+const sandbox = createAdapterSandbox(nodeEngines, { pool: false });
+// Same engine, with the warm pool.
+const pooled = createAdapterSandbox(nodeEngines);
 const context: ToolCallContext = {
   calledAt: "2026-03-04T05:06:07.089Z",
   requestId: "req_bench",
@@ -58,6 +67,9 @@ async function main(): Promise<void> {
 
   // Warm up the JIT so the first cases are not penalised.
   for (let i = 0; i < 20; i++) await time(SEED_ADAPTER, { query: "warm" });
+
+  await freshVersusWarm();
+  if (only === "warm") return;
 
   const normal: number[] = [];
   let normalFuel = 0;
@@ -96,6 +108,65 @@ async function main(): Promise<void> {
     if (row.max > worst.max) worst = { name: hostile.name, max: row.max };
   }
   console.log(`\n=> worst hostile case: ${worst.name} (max ${ms(worst.max)} ms)`);
+}
+
+type StageCall = Parameters<typeof sandbox.runAdapterStage>[0];
+
+/** Fresh vs warm per-call latency, interleaved call by call (order alternates). */
+async function freshVersusWarm(): Promise<void> {
+  const adapters = [
+    { name: "seed 000 adapter", code: SEED_ADAPTER, bytes: SEED_ADAPTER.length },
+    { name: "~2 KB adapter", code: ADAPTER_2KB, bytes: ADAPTER_2KB.length },
+  ];
+  const stages: { stage: "before" | "after"; input: (i: number) => Partial<StageCall> }[] = [
+    { stage: "before", input: (i) => ({ arguments: { query: "The Workers release " + i, limit: 5 } }) },
+    {
+      stage: "after",
+      input: (i) => ({
+        arguments: { query: "q" },
+        result: { items: [{ id: i, title: "t", url: "https://x", summary: "mail a@b.co about it" }], total: 1 },
+      }),
+    },
+  ];
+  const check = (label: string, report: Awaited<ReturnType<typeof sandbox.runAdapterStage>>) => {
+    if (!report.outcome.ok) throw new Error(`${label} failed: ${JSON.stringify(report.outcome.error)}`);
+  };
+  console.log(`fresh vs pre-warmed single-use sessions: critical path per call, ${warmCalls} calls per row, interleaved`);
+  console.log(
+    `${"adapter / stage".padEnd(30)} ${"mode".padEnd(6)} ${"p50 ms".padStart(8)} ${"p90 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)}  fuel`,
+  );
+  for (const adapter of adapters) {
+    for (const { stage, input } of stages) {
+      const request = (i: number): StageCall => ({ code: adapter.code, stage, context: { ...context, requestId: `req_${i}` }, ...input(i) });
+      const fresh: number[] = [];
+      const warm: number[] = [];
+      const fuel = { fresh: 0, warm: 0 };
+      const total = warmCalls + 100;
+      for (let i = 0; i < total; i++) {
+        // Refill outside the timed span (the gateway does it in ctx.waitUntil).
+        await pooled.warmAdapter(adapter.code);
+        const order = i % 2 === 0 ? ["fresh", "warm"] : ["warm", "fresh"];
+        for (const mode of order) {
+          const target = mode === "fresh" ? sandbox : pooled;
+          const started = performance.now();
+          const report = await target.runAdapterStage(request(i));
+          const elapsed = performance.now() - started;
+          check(`${adapter.name} ${stage} ${mode}`, report);
+          if (i < 100) continue; // warm-up, not counted
+          (mode === "fresh" ? fresh : warm).push(elapsed);
+          fuel[mode as "fresh" | "warm"] = report.fuelUsed;
+        }
+      }
+      for (const [mode, samples] of [["fresh", fresh], ["warm", warm]] as const) {
+        const s = summarize(samples);
+        console.log(
+          `${`${adapter.name} (${adapter.bytes} B) ${stage}`.padEnd(30)} ${mode.padEnd(6)} ${ms(s.p50).padStart(8)} ${ms(s.p90).padStart(8)} ${ms(s.p99).padStart(8)} ${ms(s.max).padStart(8)}  ${fuel[mode].toFixed(0)}`,
+        );
+      }
+    }
+  }
+  const stats = pooled.poolStats();
+  console.log(`pool: ${JSON.stringify(stats)}\n`);
 }
 
 async function measure(name: string, code: string, expected?: string) {

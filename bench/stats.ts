@@ -7,13 +7,19 @@ export function percentile(sorted: readonly number[], p: number): number {
 
 export interface Summary {
   p50: number;
+  p90: number;
   p99: number;
   max: number;
 }
 
 export function summarize(samples: readonly number[]): Summary {
   const sorted = samples.toSorted((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] ?? Number.NaN };
+  return {
+    p50: percentile(sorted, 50),
+    p90: percentile(sorted, 90),
+    p99: percentile(sorted, 99),
+    max: sorted[sorted.length - 1] ?? Number.NaN,
+  };
 }
 
 export const ms = (value: number): string => value.toFixed(value < 10 ? 2 : 1);

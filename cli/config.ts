@@ -11,7 +11,8 @@ export interface StoredConfig {
 }
 
 export const configPath = (): string =>
-  process.env.RAYRUN_CONFIG ?? join(process.env.XDG_CONFIG_HOME ?? join(homedir(), ".config"), "rayrun", "config.json");
+  process.env.RAYRUN_CONFIG ??
+  join(process.env.XDG_CONFIG_HOME ?? join(homedir(), ".config"), "rayrun", "config.json");
 
 export function readConfig(): StoredConfig {
   try {

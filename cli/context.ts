@@ -27,7 +27,10 @@ export class CommandContext {
 
   workspace(): string {
     if (!this.settings.workspace) {
-      throw new CliError("no workspace: pass --workspace, set RAYRUN_WORKSPACE or run `rayrun use <ws>`", "usage");
+      throw new CliError(
+        "no workspace: pass --workspace, set RAYRUN_WORKSPACE or run `rayrun use <ws>`",
+        "usage",
+      );
     }
     return this.settings.workspace;
   }
@@ -52,7 +55,8 @@ export class CommandContext {
   /** A positive integer argument such as a version number. */
   number(index: number, name: string): number {
     const value = Number(this.arg(index, name));
-    if (!Number.isInteger(value) || value < 1) throw new CliError(`<${name}> must be a positive integer`, "usage");
+    if (!Number.isInteger(value) || value < 1)
+      throw new CliError(`<${name}> must be a positive integer`, "usage");
     return value;
   }
 }

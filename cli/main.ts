@@ -107,7 +107,10 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
-    if (out.json) process.stdout.write(`${JSON.stringify({ error: { code: error.code, message: error.message, status: error.status } })}\n`);
+    if (out.json)
+      process.stdout.write(
+        `${JSON.stringify({ error: { code: error.code, message: error.message, status: error.status } })}\n`,
+      );
     process.stderr.write(`rayrun: ${error.code}: ${error.message}\n`);
     return error.code === "usage" ? 2 : 1;
   }

@@ -3,7 +3,9 @@
 /** Renders rows as an aligned text table; columns are [header, value-of-row]. */
 export function table<T>(rows: readonly T[], columns: readonly [string, (row: T) => unknown][]): string {
   const cells = rows.map((row) => columns.map(([, get]) => text(get(row))));
-  const widths = columns.map(([header], i) => Math.max(header.length, ...cells.map((r) => r[i]?.length ?? 0)));
+  const widths = columns.map(([header], i) =>
+    Math.max(header.length, ...cells.map((r) => r[i]?.length ?? 0)),
+  );
   const line = (values: string[]) =>
     values
       .map((v, i) => v.padEnd(widths[i] ?? 0))

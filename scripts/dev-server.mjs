@@ -22,7 +22,8 @@ export function ensureBootstrapKey(devVarsPath) {
 
 async function waitFor(url, child, seconds) {
   for (let i = 0; i < seconds * 4; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode} before ${url} answered`);
+    if (child.exitCode !== null)
+      throw new Error(`server exited with code ${child.exitCode} before ${url} answered`);
     try {
       const res = await fetch(url);
       if (res.ok) return;
@@ -41,7 +42,18 @@ export async function startDevServer({ port, stateDir, devVarsPath, stdio = "inh
   const { key, created } = ensureBootstrapKey(devVarsPath);
   const migrate = spawnSync(
     "npx",
-    ["wrangler", "d1", "migrations", "apply", "rayrun", "--local", "--persist-to", stateDir, "-c", "workers/api/wrangler.jsonc"],
+    [
+      "wrangler",
+      "d1",
+      "migrations",
+      "apply",
+      "rayrun",
+      "--local",
+      "--persist-to",
+      stateDir,
+      "-c",
+      "workers/api/wrangler.jsonc",
+    ],
     { stdio, env: { ...wranglerEnv, CI: "true" } },
   );
   if (migrate.status !== 0) throw new Error("applying local D1 migrations failed");
@@ -49,20 +61,40 @@ export async function startDevServer({ port, stateDir, devVarsPath, stdio = "inh
   const common = ["--persist-to", stateDir, "--show-interactive-dev-session=false", "--ip", "127.0.0.1"];
   const upstreamPort = port + 1;
   const children = [
-    spawn("npx", ["wrangler", "dev", "-c", "dev/upstream/wrangler.jsonc", "--port", String(upstreamPort), "--inspector-port", String(port + 1001), ...common], {
-      stdio: ["ignore", stdio, stdio],
-      env: wranglerEnv,
-      detached: true,
-    }),
     spawn(
       "npx",
       [
-        "wrangler", "dev",
-        "-c", "workers/api/wrangler.jsonc",
-        "-c", "workers/gateway/wrangler.jsonc",
-        "--port", String(port),
-        "--env-file", devVarsPath,
-        "--inspector-port", String(port + 1000),
+        "wrangler",
+        "dev",
+        "-c",
+        "dev/upstream/wrangler.jsonc",
+        "--port",
+        String(upstreamPort),
+        "--inspector-port",
+        String(port + 1001),
+        ...common,
+      ],
+      {
+        stdio: ["ignore", stdio, stdio],
+        env: wranglerEnv,
+        detached: true,
+      },
+    ),
+    spawn(
+      "npx",
+      [
+        "wrangler",
+        "dev",
+        "-c",
+        "workers/api/wrangler.jsonc",
+        "-c",
+        "workers/gateway/wrangler.jsonc",
+        "--port",
+        String(port),
+        "--env-file",
+        devVarsPath,
+        "--inspector-port",
+        String(port + 1000),
         ...common,
       ],
       { stdio: ["ignore", stdio, stdio], env: wranglerEnv, detached: true },

@@ -22,7 +22,9 @@ export async function seedDemo({ url, upstreamUrl, key: bootstrap, stateDir }) {
   const marker = join(stateDir, "demo.json");
   if (existsSync(marker)) {
     const demo = JSON.parse(readFileSync(marker, "utf8"));
-    const res = await fetch(`${url}/v1/workspaces/${demo.workspace}`, { headers: { authorization: `Bearer ${bootstrap}` } });
+    const res = await fetch(`${url}/v1/workspaces/${demo.workspace}`, {
+      headers: { authorization: `Bearer ${bootstrap}` },
+    });
     if (res.ok) return demo;
   }
   const { data: ws } = await api(url, bootstrap, "POST", "/v1/workspaces", { name: "demo" });
@@ -40,9 +42,16 @@ export async function seedDemo({ url, upstreamUrl, key: bootstrap, stateDir }) {
   const tool = indexed.tools.find((t) => t.upstreamName === "search_release_notes");
   const hook = `${base}/tools/${tool.uid}/hook`;
   const { headers } = await api(url, admin.key, "GET", hook);
-  await api(url, admin.key, "PUT", `${hook}/draft`, { source: ADAPTER, config: { prefix: "" }, note: "seeded by npm start" }, {
-    "if-match": headers.get("etag"),
-  });
+  await api(
+    url,
+    admin.key,
+    "PUT",
+    `${hook}/draft`,
+    { source: ADAPTER, config: { prefix: "" }, note: "seeded by npm start" },
+    {
+      "if-match": headers.get("etag"),
+    },
+  );
   await api(url, admin.key, "POST", `${hook}/test`, { stage: "before", arguments: { query: "webhooks" } });
   await api(url, admin.key, "POST", `${hook}/deployments`, { version: 1, channel: "active" });
   const demo = { workspace: ws.uid, key: admin.key, tool: tool.uid };

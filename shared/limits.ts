@@ -18,6 +18,10 @@ export const LIMITS = {
   draftSavesPerHour: 120,
   /** Compilation attempts per API key per hour (seed 000). */
   compilationsPerHour: 120,
+  /** JSON size of the (transformed) arguments sent to an upstream in one call. */
+  upstreamArgumentsBytes: 256 * KiB,
+  /** UTF-8 size of one workspace secret's value. */
+  secretValueBytes: 8 * KiB,
   /** Largest JSON request body the API parses. */
   requestBodyBytes: 512 * KiB,
 

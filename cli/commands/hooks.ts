@@ -53,7 +53,9 @@ export const hooks = {
     };
     const etag = await currentEtag(ctx, base);
     const { data } = await ctx.call<Row>("PUT", `${base}/draft`, { body, headers: { "if-match": etag } });
-    ctx.out.print(data, () => (data.noop ? "No change (identical to the draft)" : `Saved version ${String(data.version)}`));
+    ctx.out.print(data, () =>
+      data.noop ? "No change (identical to the draft)" : `Saved version ${String(data.version)}`,
+    );
   },
 
   async history(ctx: CommandContext) {
@@ -84,8 +86,12 @@ export const hooks = {
     ctx.out.print(data, () => {
       const changed = data.changed as { source: boolean; config: boolean };
       const parts = [
-        ...(changed.source ? [typeof data.source === "string" ? data.source : "(source diff too large)"] : []),
-        ...(changed.config ? [typeof data.config === "string" ? data.config : "(config diff too large)"] : []),
+        ...(changed.source
+          ? [typeof data.source === "string" ? data.source : "(source diff too large)"]
+          : []),
+        ...(changed.config
+          ? [typeof data.config === "string" ? data.config : "(config diff too large)"]
+          : []),
       ];
       return parts.length > 0 ? parts.join("\n").trimEnd() : `No change from version ${String(data.against)}`;
     });
@@ -95,7 +101,9 @@ export const hooks = {
     const n = ctx.number(0, "version");
     const base = await hookPath(ctx);
     const etag = await currentEtag(ctx, base);
-    const { data } = await ctx.call<Row>("POST", `${base}/versions/${n}/restore`, { headers: { "if-match": etag } });
+    const { data } = await ctx.call<Row>("POST", `${base}/versions/${n}/restore`, {
+      headers: { "if-match": etag },
+    });
     ctx.out.print(data, () => `Restored version ${n} as version ${String(data.version)}`);
   },
 
@@ -110,7 +118,9 @@ export const hooks = {
     };
     const { data } = await ctx.call<Row>("POST", `${await hookPath(ctx)}/test`, { body });
     ctx.out.print(data, () => {
-      const head = data.ok ? `ok: ${JSON.stringify(data.outcome)}` : `failed: ${String(data.code)}: ${String(data.message)}`;
+      const head = data.ok
+        ? `ok: ${JSON.stringify(data.outcome)}`
+        : `failed: ${String(data.code)}: ${String(data.message)}`;
       const logs = (data.logs as Row[] | undefined) ?? [];
       return [head, ...logs.map((l) => `  [${String(l.level)}] ${String(l.message)}`)].join("\n");
     });
@@ -121,10 +131,14 @@ export const hooks = {
     const version = ctx.number(0, "version");
     const channel = ctx.required("channel");
     ctx.out.progress(`compiling, checking tests and deploying version ${version} to ${channel}`);
-    const { data } = await ctx.call<Row>("POST", `${await hookPath(ctx)}/deployments`, { body: { version, channel } });
+    const { data } = await ctx.call<Row>("POST", `${await hookPath(ctx)}/deployments`, {
+      body: { version, channel },
+    });
     const revision = data.revision as Row;
-    ctx.out.print(data, () =>
-      `Deployed version ${version} to ${channel} as revision ${String(revision.id)}${data.reused ? " (reused an identical compile)" : ""}`,
+    ctx.out.print(
+      data,
+      () =>
+        `Deployed version ${version} to ${channel} as revision ${String(revision.id)}${data.reused ? " (reused an identical compile)" : ""}`,
     );
   },
 
@@ -158,7 +172,10 @@ export const hooks = {
       throw new CliError("reset permanently removes the draft, versions and revisions; pass --yes", "usage");
     }
     const { data } = await ctx.call<Row>("POST", `${await hookPath(ctx)}/reset`);
-    ctx.out.print(data, () => "Reset: draft, versions and deployment revisions removed; reset event recorded");
+    ctx.out.print(
+      data,
+      () => "Reset: draft, versions and deployment revisions removed; reset event recorded",
+    );
   },
 
   async export(ctx: CommandContext) {

@@ -13,7 +13,11 @@ export async function login(ctx: CommandContext) {
   if (!key) throw new CliError("pass --key (or RAYRUN_KEY)", "usage");
   // Check the key works before storing it.
   await ctx.call("GET", "/v1/limits");
-  const path = writeConfig({ url, key, ...(ctx.settings.workspace ? { workspace: ctx.settings.workspace } : {}) });
+  const path = writeConfig({
+    url,
+    key,
+    ...(ctx.settings.workspace ? { workspace: ctx.settings.workspace } : {}),
+  });
   ctx.out.print({ url, config: path }, () => `Logged in to ${url} (saved in ${path})`);
 }
 
@@ -37,7 +41,10 @@ export const workspaces = {
 
 export const keys = {
   async create(ctx: CommandContext) {
-    const scopes = ctx.required("scopes").split(",").map((s) => s.trim());
+    const scopes = ctx
+      .required("scopes")
+      .split(",")
+      .map((s) => s.trim());
     const { data } = await ctx.call<Row>("POST", `/v1/workspaces/${ctx.workspace()}/keys`, {
       body: { scopes, actor: ctx.required("actor") },
     });
@@ -55,14 +62,21 @@ export const keys = {
     );
   },
   async revoke(ctx: CommandContext) {
-    const { data } = await ctx.call<Row>("DELETE", `/v1/workspaces/${ctx.workspace()}/keys/${ctx.arg(0, "id")}`);
+    const { data } = await ctx.call<Row>(
+      "DELETE",
+      `/v1/workspaces/${ctx.workspace()}/keys/${ctx.arg(0, "id")}`,
+    );
     ctx.out.print(data, () => `Revoked ${String(data.id)}`);
   },
 };
 
 export const services = {
   async add(ctx: CommandContext) {
-    const body = { name: ctx.arg(0, "name"), url: ctx.arg(1, "url"), payloadCapture: ctx.flags["payload-capture"] === true };
+    const body = {
+      name: ctx.arg(0, "name"),
+      url: ctx.arg(1, "url"),
+      payloadCapture: ctx.flags["payload-capture"] === true,
+    };
     const { data } = await ctx.call<Row>("POST", `/v1/workspaces/${ctx.workspace()}/services`, { body });
     ctx.out.print(data, () => `Registered service ${String(data.uid)} (${String(data.name)})`);
   },
@@ -78,7 +92,10 @@ export const services = {
   },
   async refresh(ctx: CommandContext) {
     ctx.out.progress("listing the upstream's tools");
-    const { data } = await ctx.call<Row>("POST", `/v1/workspaces/${ctx.workspace()}/services/${ctx.arg(0, "service")}/refresh`);
+    const { data } = await ctx.call<Row>(
+      "POST",
+      `/v1/workspaces/${ctx.workspace()}/services/${ctx.arg(0, "service")}/refresh`,
+    );
     ctx.out.print(data, () => {
       const counts = ["added", "changed", "removed", "unchanged"].map((k) => {
         const v = data[k];
@@ -88,7 +105,10 @@ export const services = {
     });
   },
   async delete(ctx: CommandContext) {
-    const { data } = await ctx.call<Row>("DELETE", `/v1/workspaces/${ctx.workspace()}/services/${ctx.arg(0, "service")}`);
+    const { data } = await ctx.call<Row>(
+      "DELETE",
+      `/v1/workspaces/${ctx.workspace()}/services/${ctx.arg(0, "service")}`,
+    );
     ctx.out.print(data ?? { deleted: true }, () => "Deleted");
   },
 };
@@ -107,7 +127,10 @@ export const tools = {
   },
   async accept(ctx: CommandContext) {
     const tool = await resolveTool(ctx);
-    const { data } = await ctx.call<Row>("POST", `/v1/workspaces/${ctx.workspace()}/tools/${tool}/review/accept`);
+    const { data } = await ctx.call<Row>(
+      "POST",
+      `/v1/workspaces/${ctx.workspace()}/tools/${tool}/review/accept`,
+    );
     ctx.out.print(data, () => `Accepted the current definition of ${tool}`);
   },
 };

@@ -118,7 +118,11 @@ export function getRevision(db: D1Database, workspaceUid: string, target: string
     .select()
     .from(hookRevisions)
     .where(
-      and(eq(hookRevisions.workspaceUid, workspaceUid), eq(hookRevisions.target, target), eq(hookRevisions.id, id)),
+      and(
+        eq(hookRevisions.workspaceUid, workspaceUid),
+        eq(hookRevisions.target, target),
+        eq(hookRevisions.id, id),
+      ),
     )
     .get();
 }

@@ -73,10 +73,16 @@ export async function isTested(
 }
 
 /** Reset: the target's test runs and pointer moves go with its versions and revisions. */
-export async function deleteTargetDeployHistory(db: D1Database, workspaceUid: string, target: string): Promise<void> {
+export async function deleteTargetDeployHistory(
+  db: D1Database,
+  workspaceUid: string,
+  target: string,
+): Promise<void> {
   const d = database(db);
   await d.batch([
-    d.delete(hookTestRuns).where(and(eq(hookTestRuns.workspaceUid, workspaceUid), eq(hookTestRuns.target, target))),
+    d
+      .delete(hookTestRuns)
+      .where(and(eq(hookTestRuns.workspaceUid, workspaceUid), eq(hookTestRuns.target, target))),
     d
       .delete(hookPointerEvents)
       .where(and(eq(hookPointerEvents.workspaceUid, workspaceUid), eq(hookPointerEvents.target, target))),

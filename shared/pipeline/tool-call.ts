@@ -19,6 +19,7 @@ import type { Pointers } from "../lifecycle/pointers";
 import { toolTarget } from "../lifecycle/target";
 import { LIMITS } from "../limits";
 import type { RunRecord } from "../logs";
+import { warmAdapter } from "../sandbox";
 import { openSecret } from "../secrets";
 import { schemaFailure, type StepRun } from "./adapter-steps";
 import { findUnavailableTool, loadCallCatalog, upstreamSchemas, type CatalogTool } from "./catalog";
@@ -33,7 +34,7 @@ import { comparable, failureMeta, runAfter, runBefore, validatorKeys } from "./s
 export type GatewayEnv = Pick<Env, "DB" | "CODE" | "WORKSPACE" | "RAYRUN_BOOTSTRAP_KEY">;
 
 /** Largest transformed call sent upstream, in UTF-8 bytes of its arguments' JSON. */
-export const UPSTREAM_ARGUMENTS_BYTES = LIMITS.outputBytes;
+export const UPSTREAM_ARGUMENTS_BYTES = LIMITS.upstreamArgumentsBytes;
 
 export interface Caller {
   keyId: string;
@@ -125,6 +126,9 @@ export async function handleToolCall(
     return await runCall(state, catalog);
   } finally {
     deferRecords(ctx, env, state.scope, state.records);
+    // Refill the active adapter's pre-warmed sandboxes once the answer is ready (builds start on a later turn).
+    const activeId = cachedPointers(req.workspaceUid, target)?.active?.revisionId;
+    if (activeId) ctx.waitUntil(loadRevision(env, req.workspaceUid, target, activeId).then((r) => r && warmAdapter(r.adapter.code)));
   }
 }
 

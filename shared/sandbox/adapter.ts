@@ -97,7 +97,7 @@ export function createAdapterSandbox(provider: EngineProvider, options: AdapterS
       }
       prepared = module.prepared;
     }
-    const report = await runPrepared(provider, prepared, call, (session, record) => runStage(session, record, req));
+    const report = await runPrepared(provider, prepared, call, (session, record) => runStage(session, record, req), pool?.release);
     return { ...report, durationMs: performance.now() - started };
   }
 

@@ -132,12 +132,20 @@ export function prepareModule<P>(
   }
 }
 
-/** Phase 2: exactly one call on a prepared session, which is disposed afterwards. */
+/**
+ * Takes a session after its one call. `succeeded` is false when the call
+ * failed (the session may hold a lot of memory then). The default disposes at
+ * once; the warm pool may defer disposal off the critical path.
+ */
+export type Release<P> = (prepared: PreparedSession<P>, succeeded: boolean) => void;
+
+/** Phase 2: exactly one call on a prepared session, which is disposed (or released) afterwards. */
 export async function runPrepared<P, T>(
   provider: EngineProvider,
   prepared: PreparedSession<P>,
   call: CallOptions,
   body: (session: Session, value: P) => Promise<T> | T,
+  release?: Release<P>,
 ): Promise<InvocationReport<T>> {
   // Workers freeze clocks during CPU work, so this measures little more than
   // awaited host calls in production; fuelUsed is the real cost measure.
@@ -145,12 +153,14 @@ export async function runPrepared<P, T>(
   const { engine, session } = prepared;
   let outcome: InvocationReport<T>["outcome"];
   let fuelUsed = 0;
+  let succeeded = false;
   try {
     session.setHostCalls(call.hostCalls);
     session.begin(call.nowMs, call.seed);
     const value = await body(session, prepared.value);
     session.checkSticky();
     outcome = { ok: true, value };
+    succeeded = true;
   } catch (error) {
     if (error instanceof SandboxFailure) {
       outcome = { ok: false, error: error.error };
@@ -168,7 +178,8 @@ export async function runPrepared<P, T>(
       provider.retire(engine);
       if (!isEngineTrap(error)) console.error("sandbox: failed to finish a session", error);
     }
-    closeSession(provider, engine, session);
+    if (release && !engine.retired) release(prepared, succeeded);
+    else if (!engine.retired) closeSession(provider, engine, session);
   }
   return { outcome, logs: session.logs.entries, fuelUsed, durationMs: performance.now() - started };
 }

@@ -12,10 +12,11 @@
 import { and, asc, eq } from "drizzle-orm";
 import { database } from "../db/client";
 import { workspaceSecrets } from "../db/schema";
+import { LIMITS } from "../limits";
 
 export const SECRET_KDF = { salt: "rayrun-hooks/workspace-secrets", version: 1 } as const;
 /** Largest secret value, in UTF-8 bytes. */
-export const SECRET_VALUE_BYTES = 8 * 1024;
+export const SECRET_VALUE_BYTES = LIMITS.secretValueBytes;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

@@ -17,8 +17,17 @@ describe("rayrun hooks", () => {
     const dir = mkdtempSync(join(tmpdir(), "rayrun-hooks-"));
     const file = join(dir, "adapter.ts");
     const ws = cli(["workspaces", "create", "cli-hooks", "--json"]).json<{ uid: string }>().uid;
-    const key = cli(["keys", "create", "--workspace", ws, "--scopes", "hooks:read,hooks:write", "--actor", "dev", "--json"])
-      .json<{ key: string }>().key;
+    const key = cli([
+      "keys",
+      "create",
+      "--workspace",
+      ws,
+      "--scopes",
+      "hooks:read,hooks:write",
+      "--actor",
+      "dev",
+      "--json",
+    ]).json<{ key: string }>().key;
     const env = { RAYRUN_WORKSPACE: ws, RAYRUN_KEY: key };
     const run = (...args: string[]) => {
       const res = cli(args, env);
@@ -26,14 +35,22 @@ describe("rayrun hooks", () => {
       return res;
     };
     // The workspace key has no admin scope: services are registered with the bootstrap key.
-    const svc = cli(
-      ["services", "add", "demo", `${inject("upstreamUrl")}/${ws}/mcp`, "--workspace", ws, "--json"],
-    ).json<{ uid: string }>().uid;
+    const svc = cli([
+      "services",
+      "add",
+      "demo",
+      `${inject("upstreamUrl")}/${ws}/mcp`,
+      "--workspace",
+      ws,
+      "--json",
+    ]).json<{ uid: string }>().uid;
     expect(cli(["services", "refresh", svc, "--workspace", ws]).stdout).toContain("added 3");
     expect(run("tools", "list").stdout).toMatch(/echo/);
 
     writeFileSync(file, adapter(" (v1)"));
-    expect(run("hooks", "save", "--tool", "echo", "--file", file, "--note", "first").stdout).toContain("Saved version 1");
+    expect(run("hooks", "save", "--tool", "echo", "--file", file, "--note", "first").stdout).toContain(
+      "Saved version 1",
+    );
     writeFileSync(file, adapter(" (v2)"));
     expect(run("hooks", "save", "--tool", "echo", "--file", file).stdout).toContain("Saved version 2");
     expect(run("hooks", "save", "--tool", "echo", "--file", file).stdout).toContain("No change");
@@ -47,15 +64,33 @@ describe("rayrun hooks", () => {
     expect(diff).toMatch(/^\+.*\(v2\)/m);
 
     for (const version of ["1", "2"]) {
-      const test = run("hooks", "test", "--tool", "echo", "--stage", "before", "--arguments", '{"text":"hi"}', "--version", version, "--json");
+      const test = run(
+        "hooks",
+        "test",
+        "--tool",
+        "echo",
+        "--stage",
+        "before",
+        "--arguments",
+        '{"text":"hi"}',
+        "--version",
+        version,
+        "--json",
+      );
       expect(test.json()).toMatchObject({ ok: true, outcome: { arguments: { text: `hi (v${version})` } } });
     }
-    const shadow = run("hooks", "deploy", "1", "--tool", "echo", "--channel", "shadow", "--json").json<{ revision: { id: string } }>();
-    const active = run("hooks", "deploy", "2", "--tool", "echo", "--channel", "active", "--json").json<{ revision: { id: string } }>();
+    const shadow = run("hooks", "deploy", "1", "--tool", "echo", "--channel", "shadow", "--json").json<{
+      revision: { id: string };
+    }>();
+    const active = run("hooks", "deploy", "2", "--tool", "echo", "--channel", "active", "--json").json<{
+      revision: { id: string };
+    }>();
     expect(run("hooks", "show", "--tool", "echo", "--json").json()).toMatchObject({
       deployments: { active: { revisionId: active.revision.id }, shadow: { revisionId: shadow.revision.id } },
     });
-    expect(run("hooks", "rollback", shadow.revision.id, "--tool", "echo").stdout).toContain("Rolled active back");
+    expect(run("hooks", "rollback", shadow.revision.id, "--tool", "echo").stdout).toContain(
+      "Rolled active back",
+    );
     expect(run("hooks", "show", "--tool", "echo", "--json").json()).toMatchObject({
       deployments: { active: { revisionId: shadow.revision.id } },
     });
@@ -70,8 +105,15 @@ describe("rayrun hooks", () => {
 
   it("shows the problem code and exits 1 when a deploy is refused", () => {
     const ws = cli(["workspaces", "create", "cli-refused", "--json"]).json<{ uid: string }>().uid;
-    const svc = cli(["services", "add", "demo", `${inject("upstreamUrl")}/${ws}/mcp`, "--workspace", ws, "--json"])
-      .json<{ uid: string }>().uid;
+    const svc = cli([
+      "services",
+      "add",
+      "demo",
+      `${inject("upstreamUrl")}/${ws}/mcp`,
+      "--workspace",
+      ws,
+      "--json",
+    ]).json<{ uid: string }>().uid;
     cli(["services", "refresh", svc, "--workspace", ws]);
     const dir = mkdtempSync(join(tmpdir(), "rayrun-hooks-"));
     writeFileSync(join(dir, "a.ts"), adapter("!"));

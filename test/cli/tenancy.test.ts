@@ -6,7 +6,17 @@ describe("rayrun (tenancy)", () => {
     const ws = cli(["workspaces", "create", "cli-test", "--json"]);
     expect(ws.code, ws.stderr).toBe(0);
     const { uid } = ws.json<{ uid: string }>();
-    const key = cli(["keys", "create", "--workspace", uid, "--scopes", "hooks:read,hooks:write", "--actor", "ci", "--json"]);
+    const key = cli([
+      "keys",
+      "create",
+      "--workspace",
+      uid,
+      "--scopes",
+      "hooks:read,hooks:write",
+      "--actor",
+      "ci",
+      "--json",
+    ]);
     expect(key.code, key.stderr).toBe(0);
     expect(key.json<{ key: string }>().key).toMatch(/^rr_/);
     const table = cli(["keys", "list", "--workspace", uid]);

@@ -14,7 +14,9 @@ describe("the test upstream", () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).toSorted()).toEqual(["always_fails", "echo", "search_release_notes"]);
     const result = await client.callTool({ name: "search_release_notes", arguments: { q: "x" } });
-    expect(result.structuredContent).toEqual({ items: expect.arrayContaining([expect.objectContaining({ score: 0.9 })]) });
+    expect(result.structuredContent).toEqual({
+      items: expect.arrayContaining([expect.objectContaining({ score: 0.9 })]),
+    });
     const calls = await (await fetch(`http://upstream.test/${id}/_calls`)).json<unknown[]>();
     expect(calls).toEqual([{ tool: "search_release_notes", arguments: { q: "x" }, authorization: null }]);
     await client.close();

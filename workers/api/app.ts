@@ -39,7 +39,10 @@ app.all("/mcp/*", (c) => c.env.GATEWAY.fetch(c.req.raw));
 app.all("/llm/*", (c) => c.env.GATEWAY.fetch(c.req.raw));
 
 app.notFound((c) =>
-  problemResponse({ code: "not_found", detail: `No route for ${c.req.method} ${new URL(c.req.url).pathname}.` }),
+  problemResponse({
+    code: "not_found",
+    detail: `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`,
+  }),
 );
 
 app.onError((error) => {

@@ -33,3 +33,67 @@ export const SEED_ADAPTER = adapterCode(`
     return { action: "return", result: { items: result.items } };
   },
 `);
+
+/**
+ * A ~2 KB adapter of the usual kind (compiled form): validates and normalises
+ * arguments, builds a query, logs, and trims the result. Shared by the
+ * sandbox bench and the warm-pool tests.
+ */
+export const ADAPTER_2KB = moduleCode(`
+  const MAX_RESULTS = 25;
+  const STOP_WORDS = new Set(["a", "an", "the", "of", "and", "or", "to", "in"]);
+  const clamp = (value, low, high) => Math.min(high, Math.max(low, value));
+  function normaliseQuery(text) {
+    return String(text)
+      .toLowerCase()
+      .split(/\\s+/)
+      .filter((word) => word.length > 0 && !STOP_WORDS.has(word))
+      .join(" ")
+      .slice(0, 200);
+  }
+  function pickFields(item, fields) {
+    const out = {};
+    for (const field of fields) if (item[field] !== undefined) out[field] = item[field];
+    return out;
+  }
+  function redact(text) {
+    return typeof text === "string" ? text.replace(/[\\w.+-]+@[\\w-]+\\.[\\w.]+/g, "[email]") : text;
+  }
+  return {
+    default: defineToolAdapter({
+      apiVersion: "rayrun.hooks/v1",
+      publicContract: {
+        description: "Search release notes with a normalised query",
+        inputSchema: {
+          type: "object",
+          properties: {
+            query: { type: "string", description: "Free text" },
+            limit: { type: "integer", minimum: 1, maximum: 100 },
+            product: { type: "string", enum: ["workers", "pages", "r2", "d1"] },
+          },
+          required: ["query"],
+          additionalProperties: false,
+        },
+      },
+      before({ arguments: args, context }) {
+        const query = normaliseQuery(args.query ?? "");
+        if (query === "") return { action: "reject", reason: "empty_query", message: "The query has no searchable words." };
+        const limit = clamp(typeof args.limit === "number" ? args.limit : 10, 1, MAX_RESULTS);
+        const prefix = typeof context.config.prefix === "string" ? context.config.prefix : "";
+        context.log.info("search", { query, limit, product: args.product ?? null });
+        const q = prefix + (args.product ? "product:" + args.product + " " : "") + query;
+        return { action: "continue", arguments: { q, limit, requestedAt: new Date().toISOString() } };
+      },
+      after({ result, context }) {
+        const items = Array.isArray(result.items) ? result.items : [];
+        const trimmed = items.slice(0, MAX_RESULTS).map((item) => {
+          const picked = pickFields(item, ["id", "title", "url", "summary"]);
+          if (typeof picked.summary === "string") picked.summary = redact(picked.summary).slice(0, 280);
+          return picked;
+        });
+        if (trimmed.length < items.length) context.log.debug("trimmed", { from: items.length, to: trimmed.length });
+        return { action: "return", result: { items: trimmed, total: items.length } };
+      },
+    }),
+  };
+`);

@@ -38,7 +38,10 @@ export const TestRequest = z
   .object({
     stage: z.enum(["before", "after"]),
     arguments: z.json().optional().describe("Public arguments (before), or the call's arguments (after)"),
-    result: z.json().optional().describe("Mock upstream result for the after stage; the upstream is never called"),
+    result: z
+      .json()
+      .optional()
+      .describe("Mock upstream result for the after stage; the upstream is never called"),
     version: z.number().int().min(1).optional().describe("The version to test; the draft's when omitted"),
   })
   .strict()
@@ -62,7 +65,8 @@ async function toolHook(c: Context<ApiEnv>) {
   const db = database(c.env.DB);
   await requireWorkspace(db, ws);
   const found = await findTool(db, ws, toolUid);
-  if (!found) throw new ProblemException({ code: "not_found", detail: `No tool ${toolUid} in this workspace.` });
+  if (!found)
+    throw new ProblemException({ code: "not_found", detail: `No tool ${toolUid} in this workspace.` });
   const target = toolTarget(toolUid);
   const stub = c.env.WORKSPACE.getByName(ws);
   return { ws, target, stub, ...found };
@@ -74,7 +78,10 @@ type ToolHook = Awaited<ReturnType<typeof toolHook>>;
 function refuseDeploy(h: ToolHook, action: string) {
   refuseDeleted(h.service, action);
   if (h.tool.removedAt !== null) {
-    throw new ProblemException({ code: "conflict", detail: `The upstream no longer offers this tool; it cannot ${action}.` });
+    throw new ProblemException({
+      code: "conflict",
+      detail: `The upstream no longer offers this tool; it cannot ${action}.`,
+    });
   }
 }
 
@@ -85,7 +92,8 @@ async function loadVersion(c: Context<ApiEnv>, h: ToolHook, version?: number) {
   if (number === 0) {
     throw new ProblemException({ code: "conflict", detail: "Nothing is saved yet: save a draft first." });
   }
-  const row = number > head.version ? null : await getVersion(c.env.DB, h.ws, h.target, head.generation, number);
+  const row =
+    number > head.version ? null : await getVersion(c.env.DB, h.ws, h.target, head.generation, number);
   if (!row) throw new ProblemException({ code: "not_found", detail: `Version ${number} does not exist.` });
   return { head, row, config: parseConfig(row.config) };
 }
@@ -106,7 +114,12 @@ async function compileVersion(c: Context<ApiEnv>, source: string, config: JsonOb
 async function recordPointerEvent(
   c: Context<ApiEnv>,
   h: ToolHook,
-  event: { channel: DeployChannel; action: "deploy" | "rollback" | "drop"; revisionId: string | null; previous: Pointer | null },
+  event: {
+    channel: DeployChannel;
+    action: "deploy" | "rollback" | "drop";
+    revisionId: string | null;
+    previous: Pointer | null;
+  },
 ) {
   await database(c.env.DB)
     .insert(hookPointerEvents)
@@ -124,7 +137,13 @@ async function recordPointerEvent(
 }
 
 /** Moves a pointer in the WorkspaceObject, which refuses it past the deployed-code allowance. */
-async function movePointer(c: Context<ApiEnv>, h: ToolHook, channel: DeployChannel, revisionId: string, bytes: number) {
+async function movePointer(
+  c: Context<ApiEnv>,
+  h: ToolHook,
+  channel: DeployChannel,
+  revisionId: string,
+  bytes: number,
+) {
   const moved = await h.stub.setPointer(h.target, channel, revisionId, bytes, Date.now());
   if (!moved.ok) {
     throw new ProblemException({
@@ -226,7 +245,12 @@ export const deploymentRoutes = new Hono<ApiEnv>()
       keyId: principal.keyId,
     });
     const moved = await movePointer(c, h, channel, revision.id, revision.compiledBytes);
-    await recordPointerEvent(c, h, { channel, action: "deploy", revisionId: revision.id, previous: moved.previous });
+    await recordPointerEvent(c, h, {
+      channel,
+      action: "deploy",
+      revisionId: revision.id,
+      previous: moved.previous,
+    });
     return c.json({ channel, reused, revision: revisionView(revision) }, reused ? 200 : 201);
   })
 
@@ -261,14 +285,25 @@ export const deploymentRoutes = new Hono<ApiEnv>()
       });
     }
     const moved = await movePointer(c, h, channel, revision.id, revision.compiledBytes);
-    await recordPointerEvent(c, h, { channel, action: "rollback", revisionId: revision.id, previous: moved.previous });
+    await recordPointerEvent(c, h, {
+      channel,
+      action: "rollback",
+      revisionId: revision.id,
+      previous: moved.previous,
+    });
     return c.json({ channel, revision: revisionView(revision) });
   })
 
   .delete(`${HOOK}/shadow`, requireScope("hooks:write"), async (c) => {
     const h = await toolHook(c);
     const { dropped, pointers } = await h.stub.dropPointer(h.target, "shadow");
-    if (dropped) await recordPointerEvent(c, h, { channel: "shadow", action: "drop", revisionId: null, previous: dropped });
+    if (dropped)
+      await recordPointerEvent(c, h, {
+        channel: "shadow",
+        action: "drop",
+        revisionId: null,
+        previous: dropped,
+      });
     return c.json({
       dropped: dropped?.revisionId ?? null,
       deployments: { active: pointerView(pointers.active), shadow: pointerView(pointers.shadow) },

@@ -2,11 +2,13 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { Scope } from "../../../shared/auth/principal";
 import type { ApiEnv } from "../types";
+import { PutAccessProfileRequest, PutToolGatewayRequest } from "./access-profiles";
 import { CompileRequest } from "./compile";
 import { PutConfigBody } from "./config";
 import { DeployRequest, RollbackRequest, TestRequest } from "./deployments";
 import { RestoreBody, SaveDraftBody } from "./hooks";
 import { RunRequest } from "./run";
+import { PutSecretRequest } from "./secrets";
 import { CreateServiceRequest } from "./services";
 import { AcceptReviewRequest } from "./tools";
 import { CreateKeyRequest, CreateWorkspaceRequest } from "./workspaces";
@@ -35,45 +37,351 @@ const paged = "Page `{ items, nextCursor }` (`?limit=&cursor=`)";
 export const OPERATIONS: Operation[] = [
   { method: "get", path: "/v1/limits", summary: "Every limit in force", auth: "public" },
   { method: "get", path: "/v1/openapi.json", summary: "This document", auth: "public" },
-  { method: "post", path: "/v1/compile", summary: "Stateless compile of a tool adapter", auth: "hooks:write", body: CompileRequest, problems: [422, 429] },
-  { method: "post", path: "/v1/run", summary: "Stateless playground run of one stage; never contacts an upstream", auth: "hooks:write", body: RunRequest, ok: { "200": "The outcome whenever the hook ran, including `ok: false` hook failures" }, problems: [422, 429] },
+  {
+    method: "post",
+    path: "/v1/compile",
+    summary: "Stateless compile of a tool adapter",
+    auth: "hooks:write",
+    body: CompileRequest,
+    problems: [422, 429],
+  },
+  {
+    method: "post",
+    path: "/v1/run",
+    summary: "Stateless playground run of one stage; never contacts an upstream",
+    auth: "hooks:write",
+    body: RunRequest,
+    ok: { "200": "The outcome whenever the hook ran, including `ok: false` hook failures" },
+    problems: [422, 429],
+  },
 
-  { method: "post", path: "/v1/workspaces", summary: "Create a workspace", auth: "platform", body: CreateWorkspaceRequest, ok: { "201": "The workspace" } },
+  {
+    method: "post",
+    path: "/v1/workspaces",
+    summary: "Create a workspace",
+    auth: "platform",
+    body: CreateWorkspaceRequest,
+    ok: { "201": "The workspace" },
+  },
   { method: "get", path: WS, summary: "One workspace", auth: "hooks:read", problems: [404] },
-  { method: "post", path: `${WS}/keys`, summary: "Mint an API key (the secret is shown once)", auth: "admin", body: CreateKeyRequest, ok: { "201": "The key with its secret" }, problems: [404] },
-  { method: "get", path: `${WS}/keys`, summary: "API keys, without secrets", auth: "admin", ok: { "200": paged } },
+  {
+    method: "post",
+    path: `${WS}/keys`,
+    summary: "Mint an API key (the secret is shown once)",
+    auth: "admin",
+    body: CreateKeyRequest,
+    ok: { "201": "The key with its secret" },
+    problems: [404],
+  },
+  {
+    method: "get",
+    path: `${WS}/keys`,
+    summary: "API keys, without secrets",
+    auth: "admin",
+    ok: { "200": paged },
+  },
   { method: "delete", path: `${WS}/keys/{id}`, summary: "Revoke a key", auth: "admin", problems: [404] },
 
-  { method: "get", path: `${WS}/config`, summary: "Workspace config (defaults filled) with its ETag", auth: "hooks:read", etag: "returns", problems: [404] },
-  { method: "put", path: `${WS}/config`, summary: "Replace the workspace config", auth: "admin", body: PutConfigBody, etag: "requires", problems: [404, 412, 428] },
-  { method: "get", path: `${WS}/hooks/logs`, summary: "Every hook's run records (?format=json|ndjson, filters, cursor)", auth: "hooks:read", ok: { "200": paged }, problems: [400, 404] },
+  {
+    method: "get",
+    path: `${WS}/config`,
+    summary: "Workspace config (defaults filled) with its ETag",
+    auth: "hooks:read",
+    etag: "returns",
+    problems: [404],
+  },
+  {
+    method: "put",
+    path: `${WS}/config`,
+    summary: "Replace the workspace config",
+    auth: "admin",
+    body: PutConfigBody,
+    etag: "requires",
+    problems: [404, 412, 428],
+  },
+  {
+    method: "get",
+    path: `${WS}/hooks/logs`,
+    summary: "Every hook's run records (?format=json|ndjson, filters, cursor)",
+    auth: "hooks:read",
+    ok: { "200": paged },
+    problems: [400, 404],
+  },
 
-  { method: "post", path: `${WS}/services`, summary: "Register an upstream MCP server", auth: "hooks:write", body: CreateServiceRequest, ok: { "201": "The service" }, problems: [404, 409] },
-  { method: "get", path: `${WS}/services`, summary: "Services (`?deleted=true` for deleted ones)", auth: "hooks:read", ok: { "200": paged } },
-  { method: "get", path: `${WS}/services/{svc}`, summary: "One service", auth: "hooks:read", problems: [404] },
-  { method: "post", path: `${WS}/services/{svc}/refresh`, summary: "Index the upstream's tools/list", auth: "hooks:write", problems: [404, 409, 502] },
-  { method: "delete", path: `${WS}/services/{svc}`, summary: "Delete a service (409 while hook history exists)", auth: "hooks:write", problems: [404, 409] },
-  { method: "get", path: `${WS}/services/{svc}/history`, summary: "History-only view of a service's tools", auth: "hooks:read", problems: [404] },
-  { method: "get", path: `${WS}/tools`, summary: "Indexed tools with upstream schemas, definition hash, review state", auth: "hooks:read", ok: { "200": paged } },
-  { method: "get", path: `${WS}/tools/{tool}`, summary: "One indexed tool", auth: "hooks:read", problems: [404] },
-  { method: "post", path: `${WS}/tools/{tool}/review/accept`, summary: "Accept a changed upstream definition", auth: "hooks:write", body: AcceptReviewRequest, problems: [404, 409] },
+  {
+    method: "get",
+    path: `${WS}/access-profiles`,
+    summary: "Access profiles (default is open until written)",
+    auth: "hooks:read",
+    problems: [404],
+  },
+  {
+    method: "get",
+    path: `${WS}/access-profiles/{name}`,
+    summary: "One access profile",
+    auth: "hooks:read",
+    problems: [400, 404],
+  },
+  {
+    method: "put",
+    path: `${WS}/access-profiles/{name}`,
+    summary: "Create or replace an access profile",
+    auth: "admin",
+    body: PutAccessProfileRequest,
+    problems: [404],
+  },
+  {
+    method: "get",
+    path: `${WS}/secrets`,
+    summary: "Secret names (values are never returned)",
+    auth: "admin",
+    problems: [404],
+  },
+  {
+    method: "put",
+    path: `${WS}/secrets/{name}`,
+    summary: "Write a secret (write-only, stored encrypted)",
+    auth: "admin",
+    body: PutSecretRequest,
+    ok: { "204": "Stored" },
+    problems: [404],
+  },
+  {
+    method: "delete",
+    path: `${WS}/secrets/{name}`,
+    summary: "Delete a secret",
+    auth: "admin",
+    ok: { "204": "Deleted" },
+    problems: [400, 404],
+  },
+  {
+    method: "get",
+    path: `${WS}/approvals`,
+    summary: "Approvals (?status=pending|approved|denied|used|expired)",
+    auth: "hooks:read",
+    ok: { "200": paged },
+    problems: [400, 404],
+  },
+  {
+    method: "get",
+    path: `${WS}/approvals/{id}`,
+    summary: "One approval",
+    auth: "hooks:read",
+    problems: [404],
+  },
+  {
+    method: "post",
+    path: `${WS}/approvals/{id}/approve`,
+    summary: "Approve a pending one-call approval",
+    auth: "hooks:write",
+    problems: [404, 409],
+  },
+  {
+    method: "post",
+    path: `${WS}/approvals/{id}/deny`,
+    summary: "Deny a pending one-call approval",
+    auth: "hooks:write",
+    problems: [404, 409],
+  },
 
-  { method: "get", path: HOOK, summary: "Draft (source, config, version) and deployments", auth: "hooks:read", etag: "returns", problems: [404] },
-  { method: "put", path: `${HOOK}/draft`, summary: "Save the draft (identical saves are no-ops)", auth: "hooks:write", body: SaveDraftBody, etag: "requires", problems: [404, 409, 412, 428, 429] },
-  { method: "get", path: `${HOOK}/versions`, summary: "Draft history, newest first", auth: "hooks:read", ok: { "200": paged } },
-  { method: "get", path: `${HOOK}/versions/{n}`, summary: "One version with source and config", auth: "hooks:read", problems: [404] },
-  { method: "get", path: `${HOOK}/versions/{n}/diff`, summary: "Unified diff of a version against its predecessor", auth: "hooks:read", problems: [404] },
-  { method: "post", path: `${HOOK}/versions/{n}/restore`, summary: "Copy a version into a new draft version", auth: "hooks:write", body: RestoreBody, etag: "requires", problems: [404, 409, 412, 428, 429] },
+  {
+    method: "post",
+    path: `${WS}/services`,
+    summary: "Register an upstream MCP server",
+    auth: "hooks:write",
+    body: CreateServiceRequest,
+    ok: { "201": "The service" },
+    problems: [404, 409],
+  },
+  {
+    method: "get",
+    path: `${WS}/services`,
+    summary: "Services (`?deleted=true` for deleted ones)",
+    auth: "hooks:read",
+    ok: { "200": paged },
+  },
+  {
+    method: "get",
+    path: `${WS}/services/{svc}`,
+    summary: "One service",
+    auth: "hooks:read",
+    problems: [404],
+  },
+  {
+    method: "post",
+    path: `${WS}/services/{svc}/refresh`,
+    summary: "Index the upstream's tools/list",
+    auth: "hooks:write",
+    problems: [404, 409, 502],
+  },
+  {
+    method: "delete",
+    path: `${WS}/services/{svc}`,
+    summary: "Delete a service (409 while hook history exists)",
+    auth: "hooks:write",
+    problems: [404, 409],
+  },
+  {
+    method: "get",
+    path: `${WS}/services/{svc}/history`,
+    summary: "History-only view of a service's tools",
+    auth: "hooks:read",
+    problems: [404],
+  },
+  {
+    method: "get",
+    path: `${WS}/tools`,
+    summary: "Indexed tools with upstream schemas, definition hash, review state",
+    auth: "hooks:read",
+    ok: { "200": paged },
+  },
+  {
+    method: "get",
+    path: `${WS}/tools/{tool}`,
+    summary: "One indexed tool",
+    auth: "hooks:read",
+    problems: [404],
+  },
+  {
+    method: "get",
+    path: `${WS}/tools/{tool}/gateway`,
+    summary: "A tool's risk and response projection",
+    auth: "hooks:read",
+    problems: [404],
+  },
+  {
+    method: "put",
+    path: `${WS}/tools/{tool}/gateway`,
+    summary: "Set a tool's risk and response projection",
+    auth: "admin",
+    body: PutToolGatewayRequest,
+    problems: [404],
+  },
+  {
+    method: "post",
+    path: `${WS}/tools/{tool}/review/accept`,
+    summary: "Accept a changed upstream definition",
+    auth: "hooks:write",
+    body: AcceptReviewRequest,
+    problems: [404, 409],
+  },
+
+  {
+    method: "get",
+    path: HOOK,
+    summary: "Draft (source, config, version) and deployments",
+    auth: "hooks:read",
+    etag: "returns",
+    problems: [404],
+  },
+  {
+    method: "put",
+    path: `${HOOK}/draft`,
+    summary: "Save the draft (identical saves are no-ops)",
+    auth: "hooks:write",
+    body: SaveDraftBody,
+    etag: "requires",
+    problems: [404, 409, 412, 428, 429],
+  },
+  {
+    method: "get",
+    path: `${HOOK}/versions`,
+    summary: "Draft history, newest first",
+    auth: "hooks:read",
+    ok: { "200": paged },
+  },
+  {
+    method: "get",
+    path: `${HOOK}/versions/{n}`,
+    summary: "One version with source and config",
+    auth: "hooks:read",
+    problems: [404],
+  },
+  {
+    method: "get",
+    path: `${HOOK}/versions/{n}/diff`,
+    summary: "Unified diff of a version against its predecessor",
+    auth: "hooks:read",
+    problems: [404],
+  },
+  {
+    method: "post",
+    path: `${HOOK}/versions/{n}/restore`,
+    summary: "Copy a version into a new draft version",
+    auth: "hooks:write",
+    body: RestoreBody,
+    etag: "requires",
+    problems: [404, 409, 412, 428, 429],
+  },
   { method: "get", path: `${HOOK}/export`, summary: "All versions as one JSON document", auth: "hooks:read" },
-  { method: "post", path: `${HOOK}/compile`, summary: "Compile the draft", auth: "hooks:write", problems: [404, 409, 422, 429] },
-  { method: "post", path: `${HOOK}/test`, summary: "Test console: run a stage with arguments or a mock result; recorded with the version", auth: "hooks:write", body: TestRequest, problems: [404, 409, 422, 429] },
-  { method: "get", path: `${HOOK}/types`, summary: "Generated TypeScript declarations (application/typescript)", auth: "hooks:read", problems: [404] },
-  { method: "post", path: `${HOOK}/deployments`, summary: "Compile, require a test, create a revision and move the pointer", auth: "hooks:write", body: DeployRequest, ok: { "201": "A new revision", "200": "An identical revision reused" }, problems: [404, 409, 413, 422, 429] },
-  { method: "get", path: `${HOOK}/revisions`, summary: "Deployment revisions, newest first", auth: "hooks:read", ok: { "200": paged } },
-  { method: "post", path: `${HOOK}/rollback`, summary: "Move a pointer to an earlier compatible revision", auth: "hooks:write", body: RollbackRequest, problems: [404, 409, 413] },
-  { method: "delete", path: `${HOOK}/shadow`, summary: "Drop the shadow pointer", auth: "hooks:write", problems: [404] },
-  { method: "get", path: `${HOOK}/logs`, summary: "This hook's run records (?format=json|ndjson, filters, cursor)", auth: "hooks:read", ok: { "200": paged }, problems: [400, 404] },
-  { method: "post", path: `${HOOK}/reset`, summary: "Remove draft, versions and revisions; keep a reset event", auth: "hooks:write", problems: [404] },
+  {
+    method: "post",
+    path: `${HOOK}/compile`,
+    summary: "Compile the draft",
+    auth: "hooks:write",
+    problems: [404, 409, 422, 429],
+  },
+  {
+    method: "post",
+    path: `${HOOK}/test`,
+    summary: "Test console: run a stage with arguments or a mock result; recorded with the version",
+    auth: "hooks:write",
+    body: TestRequest,
+    problems: [404, 409, 422, 429],
+  },
+  {
+    method: "get",
+    path: `${HOOK}/types`,
+    summary: "Generated TypeScript declarations (application/typescript)",
+    auth: "hooks:read",
+    problems: [404],
+  },
+  {
+    method: "post",
+    path: `${HOOK}/deployments`,
+    summary: "Compile, require a test, create a revision and move the pointer",
+    auth: "hooks:write",
+    body: DeployRequest,
+    ok: { "201": "A new revision", "200": "An identical revision reused" },
+    problems: [404, 409, 413, 422, 429],
+  },
+  {
+    method: "get",
+    path: `${HOOK}/revisions`,
+    summary: "Deployment revisions, newest first",
+    auth: "hooks:read",
+    ok: { "200": paged },
+  },
+  {
+    method: "post",
+    path: `${HOOK}/rollback`,
+    summary: "Move a pointer to an earlier compatible revision",
+    auth: "hooks:write",
+    body: RollbackRequest,
+    problems: [404, 409, 413],
+  },
+  {
+    method: "delete",
+    path: `${HOOK}/shadow`,
+    summary: "Drop the shadow pointer",
+    auth: "hooks:write",
+    problems: [404],
+  },
+  {
+    method: "get",
+    path: `${HOOK}/logs`,
+    summary: "This hook's run records (?format=json|ndjson, filters, cursor)",
+    auth: "hooks:read",
+    ok: { "200": paged },
+    problems: [400, 404],
+  },
+  {
+    method: "post",
+    path: `${HOOK}/reset`,
+    summary: "Remove draft, versions and revisions; keep a reset event",
+    auth: "hooks:write",
+    problems: [404],
+  },
 ];
 
 const problem = {
@@ -84,14 +392,17 @@ const problem = {
 function operation(op: Operation) {
   const authProblems = op.auth === "public" ? [] : [401, 403];
   const bodyProblems = op.body ? [400, 413, 415] : [];
-  const statuses = [...new Set([...authProblems, ...bodyProblems, ...(op.problems ?? [])])].toSorted((a, b) => a - b);
+  const statuses = [...new Set([...authProblems, ...bodyProblems, ...(op.problems ?? [])])].toSorted(
+    (a, b) => a - b,
+  );
   const parameters = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
     name: m[1],
     in: "path",
     required: true,
     schema: { type: "string" },
   }));
-  if (op.etag === "requires") parameters.push({ name: "If-Match", in: "header", required: true, schema: { type: "string" } });
+  if (op.etag === "requires")
+    parameters.push({ name: "If-Match", in: "header", required: true, schema: { type: "string" } });
   return {
     summary: op.summary,
     ...(op.auth === "public" ? { security: [] } : { "x-rayrun-auth": op.auth }),
@@ -100,12 +411,18 @@ function operation(op: Operation) {
       ? {
           requestBody: {
             required: true,
-            content: { "application/json": { schema: z.toJSONSchema(op.body, { io: "input", unrepresentable: "any" }) } },
+            content: {
+              "application/json": {
+                schema: z.toJSONSchema(op.body, { io: "input", unrepresentable: "any" }),
+              },
+            },
           },
         }
       : {}),
     responses: {
-      ...Object.fromEntries(Object.entries(op.ok ?? { "200": "OK" }).map(([s, d]) => [s, { description: d }])),
+      ...Object.fromEntries(
+        Object.entries(op.ok ?? { "200": "OK" }).map(([s, d]) => [s, { description: d }]),
+      ),
       ...Object.fromEntries(statuses.map((s) => [String(s), problem])),
     },
   };
@@ -140,4 +457,6 @@ function buildDocument() {
 
 let document: ReturnType<typeof buildDocument> | undefined;
 
-export const openapiRoutes = new Hono<ApiEnv>().get("/openapi.json", (c) => c.json((document ??= buildDocument())));
+export const openapiRoutes = new Hono<ApiEnv>().get("/openapi.json", (c) =>
+  c.json((document ??= buildDocument())),
+);

@@ -5,7 +5,6 @@ import { expectProblem, json } from "../../../helpers/api";
 import { SEED_ADAPTER } from "../compiler/fixtures";
 import { call, fixture, getHook, saveOk, type Fixture } from "./harness";
 
-
 const ECHO_ADAPTER = (suffix: string) => `
 export default defineToolAdapter({
   apiVersion: "rayrun.hooks/v1",
@@ -35,12 +34,16 @@ async function searchHook(): Promise<Fixture> {
 /** Valid public arguments for the tool a fixture aims at. */
 const argsFor = (f: Fixture) => (f.hook === f.hooks.search_release_notes ? { query: "x" } : { text: "x" });
 
-const post = (f: Fixture, path: string, body?: unknown) => call("POST", `${f.hook}${path}`, { key: f.key, body });
+const post = (f: Fixture, path: string, body?: unknown) =>
+  call("POST", `${f.hook}${path}`, { key: f.key, body });
 
 async function saveAndTest(f: Fixture, source: string, config: Record<string, unknown> = {}, etag?: string) {
   const current = etag ?? (await getHook(f)).etag ?? "";
   const saved = await saveOk(f, current, { source, config });
-  const test = await json<{ ok: boolean }>(await post(f, "/test", { stage: "before", arguments: argsFor(f) }), 200);
+  const test = await json<{ ok: boolean }>(
+    await post(f, "/test", { stage: "before", arguments: argsFor(f) }),
+    200,
+  );
   return { saved, test };
 }
 
@@ -54,10 +57,7 @@ describe("test console", () => {
   it("runs before against the draft with the tool's real context values and records the run", async () => {
     const f = await searchHook();
     await saveOk(f, (await getHook(f)).etag ?? "", { source: SEED_ADAPTER, config: { prefix: "notes: " } });
-    const run = await json(
-      await post(f, "/test", { stage: "before", arguments: { query: "v2" } }),
-      200,
-    );
+    const run = await json(await post(f, "/test", { stage: "before", arguments: { query: "v2" } }), 200);
     expect(run).toMatchObject({
       ok: true,
       version: 1,
@@ -75,7 +75,10 @@ describe("test console", () => {
       await post(f, "/test", { stage: "after", result: { items: [{ title: "a", score: 1 }], extra: true } }),
       200,
     );
-    expect(run).toMatchObject({ ok: true, outcome: { action: "return", result: { items: [{ title: "a", score: 1 }] } } });
+    expect(run).toMatchObject({
+      ok: true,
+      outcome: { action: "return", result: { items: [{ title: "a", score: 1 }] } },
+    });
     const tool = await json<{ serviceUid: string }>(await call("GET", f.hook.replace(/\/hook$/, "")), 200);
     const service = await json<{ url: string }>(
       await call("GET", `/v1/workspaces/${f.ws}/services/${tool.serviceUid}`),
@@ -88,10 +91,7 @@ describe("test console", () => {
   it("a result that breaks the tool's output schema fails closed and does not count as a test", async () => {
     const f = await searchHook();
     await saveOk(f, (await getHook(f)).etag ?? "", { source: SEED_ADAPTER });
-    const run = await json(
-      await post(f, "/test", { stage: "after", result: { items: [1, 2] } }),
-      200,
-    );
+    const run = await json(await post(f, "/test", { stage: "after", result: { items: [1, 2] } }), 200);
     expect(run).toMatchObject({ ok: false, code: "public_output_invalid", ran: true });
     await expectProblem(await post(f, "/deployments", { version: 1, channel: "active" }), 409, "not_tested");
   });
@@ -133,13 +133,19 @@ describe("deployments", () => {
     const { revision, reused } = await deploy(f, 1, "active");
     expect(reused).toBe(false);
     expect(revision).toMatchObject({ version: 1, compiledBytes: expect.any(Number) });
-    const row = await env.DB.prepare("select * from hook_revisions where id = ?").bind(revision.id).first<{ code_key: string }>();
-    expect(row?.code_key).toBe(`ws/${f.ws}/hooks/${encodeURIComponent(`tool:${f.toolUid}`)}/code/${revision.codeHash}.js`);
+    const row = await env.DB.prepare("select * from hook_revisions where id = ?")
+      .bind(revision.id)
+      .first<{ code_key: string }>();
+    expect(row?.code_key).toBe(
+      `ws/${f.ws}/hooks/${encodeURIComponent(`tool:${f.toolUid}`)}/code/${revision.codeHash}.js`,
+    );
     const object = await env.CODE.get(row?.code_key ?? "");
     const code = await object?.text();
     expect(code).toContain("Preparing search");
     const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(code));
-    expect([...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("")).toBe(revision.codeHash);
+    expect([...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("")).toBe(
+      revision.codeHash,
+    );
     const pointers = await env.WORKSPACE.getByName(f.ws).getPointers(`tool:${f.toolUid}`);
     expect(pointers.active?.revisionId).toBe(revision.id);
     const { body } = await getHook(f);
@@ -162,8 +168,14 @@ describe("deployments", () => {
     await saveAndTest(f, ECHO_ADAPTER("2"), {}, saved.etag);
     const shadow = await deploy(f, 2, "shadow");
     let pointers = await env.WORKSPACE.getByName(f.ws).getPointers(`tool:${f.toolUid}`);
-    expect([pointers.active?.revisionId, pointers.shadow?.revisionId]).toEqual([active.revision.id, shadow.revision.id]);
-    const dropped = await json<{ dropped: string }>(await call("DELETE", `${f.hook}/shadow`, { key: f.key }), 200);
+    expect([pointers.active?.revisionId, pointers.shadow?.revisionId]).toEqual([
+      active.revision.id,
+      shadow.revision.id,
+    ]);
+    const dropped = await json<{ dropped: string }>(
+      await call("DELETE", `${f.hook}/shadow`, { key: f.key }),
+      200,
+    );
     expect(dropped.dropped).toBe(shadow.revision.id);
     pointers = await env.WORKSPACE.getByName(f.ws).getPointers(`tool:${f.toolUid}`);
     expect(pointers).toMatchObject({ active: { revisionId: active.revision.id }, shadow: null });
@@ -175,7 +187,10 @@ describe("deployments", () => {
     const first = await deploy(f, 1, "active");
     await saveAndTest(f, ECHO_ADAPTER("2"), {}, saved.etag);
     await deploy(f, 2, "active");
-    const rolled = await json<{ revision: Revision }>(await post(f, "/rollback", { revision: first.revision.id }), 200);
+    const rolled = await json<{ revision: Revision }>(
+      await post(f, "/rollback", { revision: first.revision.id }),
+      200,
+    );
     expect(rolled.revision.id).toBe(first.revision.id);
     const pointers = await env.WORKSPACE.getByName(f.ws).getPointers(`tool:${f.toolUid}`);
     expect(pointers.active?.revisionId).toBe(first.revision.id);
@@ -197,7 +212,10 @@ describe("deployments", () => {
       await call("GET", `/v1/workspaces/${f.ws}/services/${tool.serviceUid}`),
       200,
     );
-    await fetch(service.url.replace(/\/mcp$/, "/_variant"), { method: "POST", body: JSON.stringify({ variant: "v2" }) });
+    await fetch(service.url.replace(/\/mcp$/, "/_variant"), {
+      method: "POST",
+      body: JSON.stringify({ variant: "v2" }),
+    });
     await json(await call("POST", `/v1/workspaces/${f.ws}/services/${tool.serviceUid}/refresh`), 200);
     await json(await call("POST", `${f.hook.replace(/\/hook$/, "")}/review/accept`), 200);
     const res = await post(f, "/rollback", { revision: first.revision.id });
@@ -217,7 +235,11 @@ describe("deployments", () => {
   it("bad deploy requests are refused and store nothing", async () => {
     const f = await fixture();
     await saveAndTest(f, ECHO_ADAPTER("1"));
-    for (const body of [{ version: 1 }, { version: 0, channel: "active" }, { version: 1, channel: "canary" }]) {
+    for (const body of [
+      { version: 1 },
+      { version: 0, channel: "active" },
+      { version: 1, channel: "canary" },
+    ]) {
       await expectProblem(await post(f, "/deployments", body), 400, "invalid_request");
     }
     await expectProblem(await post(f, "/deployments", { version: 9, channel: "active" }), 404, "not_found");
@@ -241,7 +263,9 @@ describe("reset", () => {
     expect(reset.released.deployedCodeBytes).toBeGreaterThan(0);
     expect(reset.released.draftHistoryBytes).toBeGreaterThan(0);
     for (const table of ["hook_versions", "hook_revisions", "hook_test_runs"]) {
-      const n = await env.DB.prepare(`select count(*) as n from ${table} where workspace_uid = ?`).bind(f.ws).first<{ n: number }>();
+      const n = await env.DB.prepare(`select count(*) as n from ${table} where workspace_uid = ?`)
+        .bind(f.ws)
+        .first<{ n: number }>();
       expect(n?.n, table).toBe(0);
     }
     const listed = await env.CODE.list({ prefix: `ws/${f.ws}/` });
@@ -256,7 +280,9 @@ describe("reset", () => {
       headers: { "if-match": saved.etag },
     });
     await expectProblem(stale, 412, "precondition_failed");
-    const events = await env.DB.prepare("select * from hook_reset_events where workspace_uid = ?").bind(f.ws).all();
+    const events = await env.DB.prepare("select * from hook_reset_events where workspace_uid = ?")
+      .bind(f.ws)
+      .all();
     expect(events.results).toHaveLength(1);
   });
 
@@ -278,14 +304,20 @@ describe("compile and types", () => {
     const f = await searchHook();
     await saveOk(f, (await getHook(f)).etag ?? "", { source: SEED_ADAPTER });
     const res = await json(await post(f, "/compile"), 200);
-    expect(res).toMatchObject({ version: 1, stages: ["before", "after"], publicContract: { description: "Search public release notes" } });
+    expect(res).toMatchObject({
+      version: 1,
+      stages: ["before", "after"],
+      publicContract: { description: "Search public release notes" },
+    });
   });
 
   it("a draft that does not compile answers 422 with diagnostics", async () => {
     const f = await fixture();
     await saveOk(f, (await getHook(f)).etag ?? "", { source: "export default defineToolAdapter({" });
     const problem = await expectProblem(await post(f, "/compile"), 422, "compile_failed");
-    expect(problem.diagnostics).toEqual([expect.objectContaining({ code: "syntax_error", line: expect.any(Number) })]);
+    expect(problem.diagnostics).toEqual([
+      expect.objectContaining({ code: "syntax_error", line: expect.any(Number) }),
+    ]);
   });
 
   it("generates TypeScript declarations from the tool's upstream schemas", async () => {

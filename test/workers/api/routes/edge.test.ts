@@ -46,7 +46,11 @@ describe("errors are problem documents with a stable code", () => {
   });
 
   it("a non-JSON content type answers 415 unsupported_media_type", async () => {
-    await expectProblem(await post("/v1/compile", "x", { "content-type": "text/plain" }), 415, "unsupported_media_type");
+    await expectProblem(
+      await post("/v1/compile", "x", { "content-type": "text/plain" }),
+      415,
+      "unsupported_media_type",
+    );
   });
 
   it("malformed JSON answers 400 invalid_json", async () => {
@@ -54,7 +58,11 @@ describe("errors are problem documents with a stable code", () => {
   });
 
   it("a body of the wrong shape answers 400 invalid_request naming the field", async () => {
-    const body = await expectProblem(await post("/v1/compile", JSON.stringify({ source: 1 })), 400, "invalid_request");
+    const body = await expectProblem(
+      await post("/v1/compile", JSON.stringify({ source: 1 })),
+      400,
+      "invalid_request",
+    );
     expect(body.errors).toEqual([expect.objectContaining({ path: "/source" })]);
   });
 
@@ -75,7 +83,6 @@ const bodyOf = (bytes: number) => {
 };
 
 describe("limit: requestBodyBytes", () => {
-
   it("a body of exactly the limit is read", async () => {
     const body = bodyOf(LIMITS.requestBodyBytes);
     expect(body.length).toBe(LIMITS.requestBodyBytes);

@@ -4,8 +4,13 @@ import { json, call } from "../../../helpers/api";
 
 describe("GET /v1/openapi.json", () => {
   it("describes every mounted /v1 route, and nothing that is not mounted", async () => {
-    const doc = await json<{ paths: Record<string, Record<string, unknown>> }>(await call("GET", "/v1/openapi.json", { key: null }), 200);
-    const described = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    const doc = await json<{ paths: Record<string, Record<string, unknown>> }>(
+      await call("GET", "/v1/openapi.json", { key: null }),
+      200,
+    );
+    const described = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     const mounted = [
       ...new Set(
         app.routes
@@ -17,11 +22,16 @@ describe("GET /v1/openapi.json", () => {
   });
 
   it("takes request bodies from the schemas the routes validate with", async () => {
-    const doc = await json<{ paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { required?: string[] } }> } }>> }>(
-      await call("GET", "/v1/openapi.json", { key: null }),
-      200,
-    );
+    const doc = await json<{
+      paths: Record<
+        string,
+        Record<string, { requestBody?: { content: Record<string, { schema: { required?: string[] } }> } }>
+      >;
+    }>(await call("GET", "/v1/openapi.json", { key: null }), 200);
     const deploy = doc.paths["/v1/workspaces/{ws}/tools/{tool}/hook/deployments"]?.post;
-    expect(deploy?.requestBody?.content["application/json"]?.schema.required?.toSorted()).toEqual(["channel", "version"]);
+    expect(deploy?.requestBody?.content["application/json"]?.schema.required?.toSorted()).toEqual([
+      "channel",
+      "version",
+    ]);
   });
 });

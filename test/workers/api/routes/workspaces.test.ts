@@ -65,8 +65,16 @@ describe("API keys", () => {
   it("bad key requests are refused and store nothing", async () => {
     const ws = await createWorkspace();
     const before = await env.DB.prepare("select count(*) as n from api_keys").first<{ n: number }>();
-    for (const body of [{ scopes: [], actor: "x" }, { scopes: ["root"], actor: "x" }, { scopes: ["admin"] }]) {
-      await expectProblem(await call("POST", `/v1/workspaces/${ws.uid}/keys`, { body }), 400, "invalid_request");
+    for (const body of [
+      { scopes: [], actor: "x" },
+      { scopes: ["root"], actor: "x" },
+      { scopes: ["admin"] },
+    ]) {
+      await expectProblem(
+        await call("POST", `/v1/workspaces/${ws.uid}/keys`, { body }),
+        400,
+        "invalid_request",
+      );
     }
     const after = await env.DB.prepare("select count(*) as n from api_keys").first<{ n: number }>();
     expect(after?.n).toBe(before?.n);

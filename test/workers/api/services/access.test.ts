@@ -70,7 +70,8 @@ describe("access to services and tools", () => {
       const refused = route.scope === "hooks:read" ? [caller] : [reader, caller];
       // hooks:write includes hooks:read; a write route refuses a reader.
       const allowed = route.scope === "hooks:read" ? writer : null;
-      const allowedStatus = allowed === null ? 0 : (await call(route.method, route.path, { key: allowed })).status;
+      const allowedStatus =
+        allowed === null ? 0 : (await call(route.method, route.path, { key: allowed })).status;
       expect(allowedStatus, route.path).not.toBe(403);
       for (const key of refused) {
         await expectProblem(

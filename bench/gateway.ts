@@ -1,0 +1,310 @@
+// Gateway latency bench (Node, tsx), through `wrangler dev` on loopback.
+//
+//   npx tsx bench/gateway.ts [--requests N] [--warmup N] [--port P] [--keep-state] [--diag]
+//
+// Starts both Workers and the demo upstream (official-SDK MCP server) with
+// scripts/dev-server.mjs, sets up a workspace with the same upstream tool
+// registered twice (two services on two independent upstream prefixes), one
+// of them with a ~2 KB adapter running `before` and `after`, then measures in
+// ONE run, interleaved (every round sends one request per case, in a shuffled
+// order), with one keep-alive connection per origin:
+//   (0) baseline: `GET /mcp/{ws}`, a no-op route of the gateway Worker (405,
+//       no auth, no D1) that travels the same dev-server path as (b) and (c),
+//   (a) the upstream called directly: `POST <upstream>/<id>/mcp` tools/call,
+//   (b) gateway pass-through: the same tool through `POST /mcp/{ws}`, no hook,
+//   (c) gateway with the ~2 KB adapter (`before` + `after`) on the same tool.
+// Percentiles come from N requests per case after a warm-up that is not counted.
+// See DESIGN §7 "Benchmarks through the dev server": `wrangler dev` itself
+// adds a few ms per request, which is why (0) exists.
+import http from "node:http";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ms, summarize, type Summary } from "./stats";
+
+function option(name: string, fallback: string): string {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 ? (process.argv[index + 1] ?? fallback) : fallback;
+}
+const requests = Number(option("requests", "1000"));
+const warmup = Number(option("warmup", "150"));
+const port = Number(option("port", "8797"));
+const keepState = process.argv.includes("--keep-state");
+/** Adds diagnostic cases: MCP `ping` (auth + SDK, no D1) and `tools/list` (auth + D1 catalog read). */
+const diag = process.argv.includes("--diag");
+
+/** A ~2 KB adapter of the usual kind: normalises the query, rewrites arguments, trims the result. */
+const ADAPTER_SOURCE = `
+const MAX_RESULTS = 25;
+const STOP_WORDS = new Set(["a", "an", "the", "of", "and", "or", "to", "in"]);
+const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
+
+function normaliseQuery(text: string): string {
+  return text
+    .toLowerCase()
+    .split(/\\s+/)
+    .filter((word) => word.length > 0 && !STOP_WORDS.has(word))
+    .join(" ")
+    .slice(0, 200);
+}
+
+interface Item { title: string; score: number }
+
+export default defineToolAdapter<{ query: string; limit?: number; product?: string }, { items: Item[] }>({
+  apiVersion: "rayrun.hooks/v1",
+  publicContract: {
+    description: "Search release notes with a normalised query",
+    inputSchema: {
+      type: "object",
+      properties: {
+        query: { type: "string", description: "Free text" },
+        limit: { type: "integer", minimum: 1, maximum: 100 },
+        product: { type: "string", enum: ["workers", "pages", "r2", "d1"] },
+      },
+      required: ["query"],
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: "object",
+      properties: {
+        items: { type: "array", items: { type: "object", properties: { title: { type: "string" }, score: { type: "number" } } } },
+        total: { type: "integer" },
+      },
+      required: ["items", "total"],
+    },
+  },
+  before({ arguments: args, context }) {
+    const query = normaliseQuery(args.query);
+    if (query === "") return { action: "reject", reason: "empty_query", message: "The query has no searchable words." };
+    const limit = clamp(typeof args.limit === "number" ? args.limit : 10, 1, MAX_RESULTS);
+    const prefix = typeof context.config.prefix === "string" ? context.config.prefix : "";
+    context.log.info("search", { query, limit, product: args.product ?? null });
+    return { action: "continue", arguments: { q: prefix + (args.product ? "product:" + args.product + " " : "") + query } };
+  },
+  after({ result, context }) {
+    const items = Array.isArray(result.items) ? result.items : [];
+    const trimmed = items
+      .slice(0, MAX_RESULTS)
+      .map((item) => ({ title: String(item.title).slice(0, 200), score: Math.round(item.score * 100) / 100 }));
+    if (trimmed.length < items.length) context.log.debug("trimmed", { from: items.length, to: trimmed.length });
+    return { action: "return", result: { items: trimmed, total: items.length } };
+  },
+});
+`;
+
+interface Reply {
+  status: number;
+  body: string;
+}
+
+/** One keep-alive connection per origin, plain node:http (no client-side pooling noise). */
+function client(base: string) {
+  const url = new URL(base);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  return (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> =>
+    new Promise((resolve, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const req = http.request(
+        {
+          host: url.hostname,
+          port: url.port,
+          method,
+          path,
+          agent,
+          headers: {
+            ...(payload === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(payload) }),
+            ...headers,
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+          res.on("error", reject);
+        },
+      );
+      req.on("error", reject);
+      if (payload !== undefined) req.write(payload);
+      req.end();
+    });
+}
+
+async function api(base: string, key: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} → ${res.status}: ${text}`);
+  return { data: (text ? JSON.parse(text) : null) as Record<string, unknown>, headers: res.headers };
+}
+
+const MCP_HEADERS = { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
+const toolCall = (id: number, name: string, args: unknown) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
+
+/** The JSON-RPC message in a JSON or SSE body. */
+function rpcMessage(body: string): { result?: { isError?: boolean; structuredContent?: unknown }; error?: unknown } {
+  const text = body.startsWith("{") ? body : (/^data: (.*)$/m.exec(body)?.[1] ?? "{}");
+  return JSON.parse(text) as { result?: { isError?: boolean }; error?: unknown };
+}
+
+interface DevServer {
+  url: string;
+  upstreamUrl: string;
+  key: string;
+  stop: () => void;
+}
+type StartDevServer = (options: { port: number; stateDir: string; devVarsPath: string; stdio?: "inherit" | "ignore" }) => Promise<DevServer>;
+// A plain .mjs script without type declarations, typed here.
+const devServerModule: string = "../scripts/dev-server.mjs";
+const { startDevServer } = (await import(devServerModule)) as { startDevServer: StartDevServer };
+
+async function main(): Promise<void> {
+  const stateDir = mkdtempSync(join(tmpdir(), "rayrun-bench-"));
+  const devVarsPath = join(stateDir, ".dev.vars");
+  console.log(`starting wrangler dev on 127.0.0.1:${port} (upstream on ${port + 1}), state in ${stateDir} …`);
+  const server = await startDevServer({ port, stateDir, devVarsPath, stdio: (process.env.BENCH_STDIO as "inherit" | undefined) ?? "ignore" });
+  try {
+    await run(server.url, server.upstreamUrl, server.key);
+  } finally {
+    server.stop();
+    if (!keepState) rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+
+async function run(url: string, upstreamUrl: string, bootstrap: string): Promise<void> {
+  // Setup over the API: workspace, key, the upstream twice, the adapter on one of them.
+  const { data: ws } = await api(url, bootstrap, "POST", "/v1/workspaces", { name: "bench" });
+  const base = `/v1/workspaces/${String(ws.uid)}`;
+  const { data: admin } = await api(url, bootstrap, "POST", `${base}/keys`, {
+    scopes: ["admin", "hooks:read", "hooks:write", "tools:call"],
+    actor: "bench",
+  });
+  const key = String(admin.key);
+  const uids: Record<string, string> = {};
+  for (const service of ["plain", "hooked"]) {
+    const { data: created } = await api(url, key, "POST", `${base}/services`, {
+      name: service,
+      url: `${upstreamUrl}/bench-${service}/mcp`,
+      payloadCapture: false,
+    });
+    const { data: indexed } = await api(url, key, "POST", `${base}/services/${String(created.uid)}/refresh`);
+    const tool = (indexed.tools as { uid: string; upstreamName: string }[]).find((t) => t.upstreamName === "search_release_notes");
+    if (!tool) throw new Error(`service ${service} has no search_release_notes tool`);
+    uids[service] = tool.uid;
+  }
+  // Public names are settled once both services exist (shared names become {service}__{tool}).
+  const { data: listed } = await api(url, key, "GET", `${base}/tools?limit=100`);
+  const nameOf = (uid: string | undefined) => (listed.items as { uid: string; name: string | null }[]).find((t) => t.uid === uid)?.name ?? "";
+  const names = { plain: nameOf(uids.plain), hooked: nameOf(uids.hooked) };
+  const hookedTool = uids.hooked ?? "";
+  const hook = `${base}/tools/${hookedTool}/hook`;
+  const { headers } = await api(url, key, "GET", hook);
+  await api(url, key, "PUT", `${hook}/draft`, { source: ADAPTER_SOURCE, config: { prefix: "" }, note: "bench" }, {
+    "if-match": headers.get("etag") ?? "",
+  });
+  const { data: compiled } = await api(url, key, "POST", `${hook}/compile`);
+  await api(url, key, "POST", `${hook}/test`, { stage: "before", arguments: { query: "the workers release" } });
+  await api(url, key, "POST", `${hook}/deployments`, { version: 1, channel: "active" });
+  console.log(
+    `workspace ${String(ws.uid)}: tools ${names.plain} (no hook) and ${names.hooked} (adapter, ${String(compiled.compiledBytes ?? "?")} bytes compiled, ${ADAPTER_SOURCE.length} bytes of source)`,
+  );
+
+  const gateway = client(url);
+  const upstream = client(upstreamUrl);
+  const auth = { authorization: `Bearer ${key}`, ...MCP_HEADERS };
+  let id = 0;
+  const expectOk = (label: string, reply: Reply) => {
+    if (reply.status !== 200) throw new Error(`${label}: HTTP ${reply.status}: ${reply.body.slice(0, 300)}`);
+    const message = rpcMessage(reply.body);
+    if (message.error !== undefined || message.result?.isError) throw new Error(`${label}: ${reply.body.slice(0, 300)}`);
+  };
+  const cases: { name: string; send: () => Promise<Reply>; check: (reply: Reply) => void }[] = [
+    {
+      name: "(0) gateway no-op route",
+      send: () => gateway("GET", `/mcp/${String(ws.uid)}`),
+      check: (reply) => {
+        if (reply.status !== 405) throw new Error(`baseline: HTTP ${reply.status}`);
+      },
+    },
+    {
+      name: "(a) upstream direct",
+      send: () => upstream("POST", "/bench-direct/mcp", toolCall(++id, "search_release_notes", { q: "workers release" }), MCP_HEADERS),
+      check: (reply) => expectOk("upstream", reply),
+    },
+    {
+      name: "(b) gateway, no hook",
+      send: () => gateway("POST", `/mcp/${String(ws.uid)}`, toolCall(++id, names.plain ?? "", { q: "workers release" }), auth),
+      check: (reply) => expectOk("pass-through", reply),
+    },
+    {
+      name: "(c) gateway, 2 KB adapter",
+      send: () =>
+        gateway("POST", `/mcp/${String(ws.uid)}`, toolCall(++id, names.hooked ?? "", { query: "The Workers release", limit: 5 }), auth),
+      check: (reply) => expectOk("adapter", reply),
+    },
+  ];
+
+  if (diag) {
+    cases.push(
+      {
+        name: "(d) gateway MCP ping",
+        send: () => gateway("POST", `/mcp/${String(ws.uid)}`, { jsonrpc: "2.0", id: ++id, method: "ping" }, auth),
+        check: (reply) => expectOk("ping", reply),
+      },
+      {
+        name: "(e) gateway tools/list",
+        send: () => gateway("POST", `/mcp/${String(ws.uid)}`, { jsonrpc: "2.0", id: ++id, method: "tools/list" }, auth),
+        check: (reply) => expectOk("tools/list", reply),
+      },
+    );
+  }
+  const samples = cases.map(() => [] as number[]);
+  const rounds = warmup + requests;
+  const order = cases.map((_, i) => i);
+  const started = performance.now();
+  for (let round = 0; round < rounds; round++) {
+    // Fisher–Yates: a fresh order every round, so no case always follows another.
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1));
+      [order[i], order[j]] = [order[j] ?? 0, order[i] ?? 0];
+    }
+    for (const index of order) {
+      const c = cases[index];
+      if (!c) continue;
+      const t0 = performance.now();
+      const reply = await c.send();
+      const elapsed = performance.now() - t0;
+      c.check(reply);
+      if (round >= warmup) samples[index]?.push(elapsed);
+    }
+  }
+  const seconds = (performance.now() - started) / 1000;
+
+  console.log(
+    `\n${requests} requests per case (+${warmup} warm-up each), interleaved in shuffled rounds, ${seconds.toFixed(0)} s, one keep-alive connection per origin\n`,
+  );
+  console.log(`${"case".padEnd(30)} ${"p50 ms".padStart(8)} ${"p90 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)}`);
+  const summaries = samples.map((s) => summarize(s));
+  cases.forEach((c, i) => {
+    const s = summaries[i] as Summary;
+    console.log(`${c.name.padEnd(30)} ${ms(s.p50).padStart(8)} ${ms(s.p90).padStart(8)} ${ms(s.p99).padStart(8)} ${ms(s.max).padStart(8)}`);
+  });
+  const [zero, a, b, c] = summaries as [Summary, Summary, Summary, Summary];
+  const delta = (label: string, x: Summary, y: Summary, target?: string) =>
+    console.log(
+      `${label.padEnd(30)} p50 ${(x.p50 - y.p50).toFixed(2).padStart(6)} ms   p99 ${(x.p99 - y.p99).toFixed(2).padStart(6)} ms${target ? `   (target ${target})` : ""}`,
+    );
+  console.log("\nadded latency");
+  delta("(b) − (a) gateway over upstream", b, a, "p50 ≤ 1.0 ms");
+  delta("(c) − (b) adapter over no hook", c, b, "p50 ≤ 1.0 ms, p99 ≤ 3 ms");
+  delta("(b) − (0) pass-through over no-op", b, zero);
+  delta("(a) − (0) upstream over no-op", a, zero);
+  // (b) travels two dev-server hops (client → api/gateway, gateway → upstream), (a) one;
+  // taking the no-op's hop off as well leaves roughly the gateway's own work.
+  const own = { p50: b.p50 - a.p50 - zero.p50, p99: b.p99 - a.p99 - zero.p99 };
+  console.log(`${"(b) − (a) − (0) ≈ gateway's own".padEnd(30)} p50 ${own.p50.toFixed(2).padStart(6)} ms   p99 ${own.p99.toFixed(2).padStart(6)} ms   (estimate)`);
+}
+
+await main();
