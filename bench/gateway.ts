@@ -101,7 +101,12 @@ interface Reply {
 function client(base: string) {
   const url = new URL(base);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  return (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> =>
+  return (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Reply> =>
     new Promise((resolve, reject) => {
       const payload = body === undefined ? undefined : JSON.stringify(body);
       const req = http.request(
@@ -112,14 +117,18 @@ function client(base: string) {
           path,
           agent,
           headers: {
-            ...(payload === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(payload) }),
+            ...(payload === undefined
+              ? {}
+              : { "content-type": "application/json", "content-length": Buffer.byteLength(payload) }),
             ...headers,
           },
         },
         (res) => {
           const chunks: Buffer[] = [];
           res.on("data", (chunk: Buffer) => chunks.push(chunk));
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+          res.on("end", () =>
+            resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }),
+          );
           res.on("error", reject);
         },
       );
@@ -129,7 +138,14 @@ function client(base: string) {
     });
 }
 
-async function api(base: string, key: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+async function api(
+  base: string,
+  key: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
   const res = await fetch(`${base}${path}`, {
     method,
     headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...headers },
@@ -141,10 +157,18 @@ async function api(base: string, key: string, method: string, path: string, body
 }
 
 const MCP_HEADERS = { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
-const toolCall = (id: number, name: string, args: unknown) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
+const toolCall = (id: number, name: string, args: unknown) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: args },
+});
 
 /** The JSON-RPC message in a JSON or SSE body. */
-function rpcMessage(body: string): { result?: { isError?: boolean; structuredContent?: unknown }; error?: unknown } {
+function rpcMessage(body: string): {
+  result?: { isError?: boolean; structuredContent?: unknown };
+  error?: unknown;
+} {
   const text = body.startsWith("{") ? body : (/^data: (.*)$/m.exec(body)?.[1] ?? "{}");
   return JSON.parse(text) as { result?: { isError?: boolean }; error?: unknown };
 }
@@ -155,16 +179,39 @@ interface DevServer {
   key: string;
   stop: () => void;
 }
-type StartDevServer = (options: { port: number; stateDir: string; devVarsPath: string; stdio?: "inherit" | "ignore" }) => Promise<DevServer>;
+type StartDevServer = (options: {
+  port: number;
+  stateDir: string;
+  devVarsPath: string;
+  stdio?: "inherit" | "ignore";
+}) => Promise<DevServer>;
 // A plain .mjs script without type declarations, typed here.
 const devServerModule: string = "../scripts/dev-server.mjs";
 const { startDevServer } = (await import(devServerModule)) as { startDevServer: StartDevServer };
+
+function delta(label: string, x: Summary, y: Summary, target?: string): void {
+  console.log(
+    `${label.padEnd(30)} p50 ${(x.p50 - y.p50).toFixed(2).padStart(6)} ms   p99 ${(x.p99 - y.p99).toFixed(2).padStart(6)} ms${target ? `   (target ${target})` : ""}`,
+  );
+}
+
+function expectOk(label: string, reply: Reply): void {
+  if (reply.status !== 200) throw new Error(`${label}: HTTP ${reply.status}: ${reply.body.slice(0, 300)}`);
+  const message = rpcMessage(reply.body);
+  if (message.error !== undefined || message.result?.isError)
+    throw new Error(`${label}: ${reply.body.slice(0, 300)}`);
+}
 
 async function main(): Promise<void> {
   const stateDir = mkdtempSync(join(tmpdir(), "rayrun-bench-"));
   const devVarsPath = join(stateDir, ".dev.vars");
   console.log(`starting wrangler dev on 127.0.0.1:${port} (upstream on ${port + 1}), state in ${stateDir} …`);
-  const server = await startDevServer({ port, stateDir, devVarsPath, stdio: (process.env.BENCH_STDIO as "inherit" | undefined) ?? "ignore" });
+  const server = await startDevServer({
+    port,
+    stateDir,
+    devVarsPath,
+    stdio: (process.env.BENCH_STDIO as "inherit" | undefined) ?? "ignore",
+  });
   try {
     await run(server.url, server.upstreamUrl, server.key);
   } finally {
@@ -190,36 +237,44 @@ async function run(url: string, upstreamUrl: string, bootstrap: string): Promise
       payloadCapture: false,
     });
     const { data: indexed } = await api(url, key, "POST", `${base}/services/${String(created.uid)}/refresh`);
-    const tool = (indexed.tools as { uid: string; upstreamName: string }[]).find((t) => t.upstreamName === "search_release_notes");
+    const tool = (indexed.tools as { uid: string; upstreamName: string }[]).find(
+      (t) => t.upstreamName === "search_release_notes",
+    );
     if (!tool) throw new Error(`service ${service} has no search_release_notes tool`);
     uids[service] = tool.uid;
   }
   // Public names are settled once both services exist (shared names become {service}__{tool}).
   const { data: listed } = await api(url, key, "GET", `${base}/tools?limit=100`);
-  const nameOf = (uid: string | undefined) => (listed.items as { uid: string; name: string | null }[]).find((t) => t.uid === uid)?.name ?? "";
+  const nameOf = (uid: string | undefined) =>
+    (listed.items as { uid: string; name: string | null }[]).find((t) => t.uid === uid)?.name ?? "";
   const names = { plain: nameOf(uids.plain), hooked: nameOf(uids.hooked) };
   const hookedTool = uids.hooked ?? "";
   const hook = `${base}/tools/${hookedTool}/hook`;
   const { headers } = await api(url, key, "GET", hook);
-  await api(url, key, "PUT", `${hook}/draft`, { source: ADAPTER_SOURCE, config: { prefix: "" }, note: "bench" }, {
-    "if-match": headers.get("etag") ?? "",
-  });
+  await api(
+    url,
+    key,
+    "PUT",
+    `${hook}/draft`,
+    { source: ADAPTER_SOURCE, config: { prefix: "" }, note: "bench" },
+    {
+      "if-match": headers.get("etag") ?? "",
+    },
+  );
   const { data: compiled } = await api(url, key, "POST", `${hook}/compile`);
-  await api(url, key, "POST", `${hook}/test`, { stage: "before", arguments: { query: "the workers release" } });
+  await api(url, key, "POST", `${hook}/test`, {
+    stage: "before",
+    arguments: { query: "the workers release" },
+  });
   await api(url, key, "POST", `${hook}/deployments`, { version: 1, channel: "active" });
   console.log(
-    `workspace ${String(ws.uid)}: tools ${names.plain} (no hook) and ${names.hooked} (adapter, ${String(compiled.compiledBytes ?? "?")} bytes compiled, ${ADAPTER_SOURCE.length} bytes of source)`,
+    `workspace ${String(ws.uid)}: tools ${names.plain} (no hook) and ${names.hooked} (adapter, ${JSON.stringify(compiled.compiledBytes ?? null)} bytes compiled, ${ADAPTER_SOURCE.length} bytes of source)`,
   );
 
   const gateway = client(url);
   const upstream = client(upstreamUrl);
   const auth = { authorization: `Bearer ${key}`, ...MCP_HEADERS };
   let id = 0;
-  const expectOk = (label: string, reply: Reply) => {
-    if (reply.status !== 200) throw new Error(`${label}: HTTP ${reply.status}: ${reply.body.slice(0, 300)}`);
-    const message = rpcMessage(reply.body);
-    if (message.error !== undefined || message.result?.isError) throw new Error(`${label}: ${reply.body.slice(0, 300)}`);
-  };
   const cases: { name: string; send: () => Promise<Reply>; check: (reply: Reply) => void }[] = [
     {
       name: "(0) gateway no-op route",
@@ -230,18 +285,35 @@ async function run(url: string, upstreamUrl: string, bootstrap: string): Promise
     },
     {
       name: "(a) upstream direct",
-      send: () => upstream("POST", "/bench-direct/mcp", toolCall(++id, "search_release_notes", { q: "workers release" }), MCP_HEADERS),
+      send: () =>
+        upstream(
+          "POST",
+          "/bench-direct/mcp",
+          toolCall(++id, "search_release_notes", { q: "workers release" }),
+          MCP_HEADERS,
+        ),
       check: (reply) => expectOk("upstream", reply),
     },
     {
       name: "(b) gateway, no hook",
-      send: () => gateway("POST", `/mcp/${String(ws.uid)}`, toolCall(++id, names.plain ?? "", { q: "workers release" }), auth),
+      send: () =>
+        gateway(
+          "POST",
+          `/mcp/${String(ws.uid)}`,
+          toolCall(++id, names.plain ?? "", { q: "workers release" }),
+          auth,
+        ),
       check: (reply) => expectOk("pass-through", reply),
     },
     {
       name: "(c) gateway, 2 KB adapter",
       send: () =>
-        gateway("POST", `/mcp/${String(ws.uid)}`, toolCall(++id, names.hooked ?? "", { query: "The Workers release", limit: 5 }), auth),
+        gateway(
+          "POST",
+          `/mcp/${String(ws.uid)}`,
+          toolCall(++id, names.hooked ?? "", { query: "The Workers release", limit: 5 }),
+          auth,
+        ),
       check: (reply) => expectOk("adapter", reply),
     },
   ];
@@ -250,17 +322,25 @@ async function run(url: string, upstreamUrl: string, bootstrap: string): Promise
     cases.push(
       {
         name: "(d) gateway MCP ping",
-        send: () => gateway("POST", `/mcp/${String(ws.uid)}`, { jsonrpc: "2.0", id: ++id, method: "ping" }, auth),
+        send: () =>
+          gateway("POST", `/mcp/${String(ws.uid)}`, { jsonrpc: "2.0", id: ++id, method: "ping" }, auth),
         check: (reply) => expectOk("ping", reply),
       },
       {
         name: "(e) gateway tools/list",
-        send: () => gateway("POST", `/mcp/${String(ws.uid)}`, { jsonrpc: "2.0", id: ++id, method: "tools/list" }, auth),
+        send: () =>
+          gateway("POST", `/mcp/${String(ws.uid)}`, { jsonrpc: "2.0", id: ++id, method: "tools/list" }, auth),
         check: (reply) => expectOk("tools/list", reply),
       },
     );
   }
   const samples = cases.map(() => [] as number[]);
+  // Split by what the previous request was: pre-warmed sandboxes are refilled
+  // after (c) answers, and in a closed loop that CPU lands on the next request.
+  const afterHook = cases.map(() => [] as number[]);
+  const afterOther = cases.map(() => [] as number[]);
+  const hookIndex = 3;
+  let previous = -1;
   const rounds = warmup + requests;
   const order = cases.map((_, i) => i);
   const started = performance.now();
@@ -271,13 +351,17 @@ async function run(url: string, upstreamUrl: string, bootstrap: string): Promise
       [order[i], order[j]] = [order[j] ?? 0, order[i] ?? 0];
     }
     for (const index of order) {
-      const c = cases[index];
-      if (!c) continue;
+      const current = cases[index];
+      if (!current) continue;
       const t0 = performance.now();
-      const reply = await c.send();
+      const reply = await current.send();
       const elapsed = performance.now() - t0;
-      c.check(reply);
-      if (round >= warmup) samples[index]?.push(elapsed);
+      current.check(reply);
+      if (round >= warmup) {
+        samples[index]?.push(elapsed);
+        (previous === hookIndex ? afterHook : afterOther)[index]?.push(elapsed);
+      }
+      previous = index;
     }
   }
   const seconds = (performance.now() - started) / 1000;
@@ -285,26 +369,40 @@ async function run(url: string, upstreamUrl: string, bootstrap: string): Promise
   console.log(
     `\n${requests} requests per case (+${warmup} warm-up each), interleaved in shuffled rounds, ${seconds.toFixed(0)} s, one keep-alive connection per origin\n`,
   );
-  console.log(`${"case".padEnd(30)} ${"p50 ms".padStart(8)} ${"p90 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)}`);
+  console.log(
+    `${"case".padEnd(30)} ${"p50 ms".padStart(8)} ${"p90 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)}`,
+  );
   const summaries = samples.map((s) => summarize(s));
   cases.forEach((c, i) => {
-    const s = summaries[i] as Summary;
-    console.log(`${c.name.padEnd(30)} ${ms(s.p50).padStart(8)} ${ms(s.p90).padStart(8)} ${ms(s.p99).padStart(8)} ${ms(s.max).padStart(8)}`);
-  });
-  const [zero, a, b, c] = summaries as [Summary, Summary, Summary, Summary];
-  const delta = (label: string, x: Summary, y: Summary, target?: string) =>
+    const s = summaries[i];
+    if (!s) return;
     console.log(
-      `${label.padEnd(30)} p50 ${(x.p50 - y.p50).toFixed(2).padStart(6)} ms   p99 ${(x.p99 - y.p99).toFixed(2).padStart(6)} ms${target ? `   (target ${target})` : ""}`,
+      `${c.name.padEnd(30)} ${ms(s.p50).padStart(8)} ${ms(s.p90).padStart(8)} ${ms(s.p99).padStart(8)} ${ms(s.max).padStart(8)}`,
     );
+  });
+  const [zero, a, b, hooked] = summaries as [Summary, Summary, Summary, Summary];
+  console.log(`\np50 by predecessor (refills of (c)'s sandboxes run after its response)`);
+  console.log(
+    `${"case".padEnd(30)} ${"after (c)".padStart(10)} ${"n".padStart(5)} ${"otherwise".padStart(10)} ${"n".padStart(5)}`,
+  );
+  cases.forEach((c, i) => {
+    const x = afterHook[i] ?? [];
+    const y = afterOther[i] ?? [];
+    console.log(
+      `${c.name.padEnd(30)} ${ms(summarize(x).p50).padStart(10)} ${String(x.length).padStart(5)} ${ms(summarize(y).p50).padStart(10)} ${String(y.length).padStart(5)}`,
+    );
+  });
   console.log("\nadded latency");
   delta("(b) − (a) gateway over upstream", b, a, "p50 ≤ 1.0 ms");
-  delta("(c) − (b) adapter over no hook", c, b, "p50 ≤ 1.0 ms, p99 ≤ 3 ms");
+  delta("(c) − (b) adapter over no hook", hooked, b, "p50 ≤ 1.0 ms, p99 ≤ 3 ms");
   delta("(b) − (0) pass-through over no-op", b, zero);
   delta("(a) − (0) upstream over no-op", a, zero);
   // (b) travels two dev-server hops (client → api/gateway, gateway → upstream), (a) one;
   // taking the no-op's hop off as well leaves roughly the gateway's own work.
   const own = { p50: b.p50 - a.p50 - zero.p50, p99: b.p99 - a.p99 - zero.p99 };
-  console.log(`${"(b) − (a) − (0) ≈ gateway's own".padEnd(30)} p50 ${own.p50.toFixed(2).padStart(6)} ms   p99 ${own.p99.toFixed(2).padStart(6)} ms   (estimate)`);
+  console.log(
+    `${"(b) − (a) − (0) ≈ gateway's own".padEnd(30)} p50 ${own.p50.toFixed(2).padStart(6)} ms   p99 ${own.p99.toFixed(2).padStart(6)} ms   (estimate)`,
+  );
 }
 
 await main();

@@ -80,7 +80,9 @@ async function main(): Promise<void> {
     normalFuel = report.fuelUsed;
   }
   const n = summarize(normal);
-  console.log(`normal adapter call (fresh runtime + context + prelude, seed 000 before): p50 ${ms(n.p50)} ms  p99 ${ms(n.p99)} ms  max ${ms(n.max)} ms  fuel ${normalFuel.toFixed(0)}\n`);
+  console.log(
+    `normal adapter call (fresh runtime + context + prelude, seed 000 before): p50 ${ms(n.p50)} ms  p99 ${ms(n.p99)} ms  max ${ms(n.max)} ms  fuel ${normalFuel.toFixed(0)}\n`,
+  );
 
   const header = `${"case".padEnd(44)} ${"code".padEnd(22)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)} ${"fuel".padStart(9)} ${"units/ms".padStart(9)}`;
   console.log("calibration (pure interpreter work, each exhausts the budget)");
@@ -92,10 +94,18 @@ async function main(): Promise<void> {
   }
   const nominal = summarize(rates).p50;
   const conservative = Math.min(...rates);
-  console.log(`\n=> nominal calibration: ${nominal.toFixed(0)} fuel units per ms of CPU (median of the loops above)`);
-  console.log(`=> conservative: ${conservative.toFixed(0)} units/ms (allocation-heavy loop bodies are slowest per unit)`);
-  console.log(`=> ${LIMITS.fuelPerInvocation} units ≈ ${ms(LIMITS.fuelPerInvocation / nominal)} ms nominal, ${ms(LIMITS.fuelPerInvocation / conservative)} ms conservative`);
-  console.log(`=> 5000 ms ≈ ${Math.round(5000 * conservative)} units (conservative) … ${Math.round(5000 * nominal)} units (nominal)\n`);
+  console.log(
+    `\n=> nominal calibration: ${nominal.toFixed(0)} fuel units per ms of CPU (median of the loops above)`,
+  );
+  console.log(
+    `=> conservative: ${conservative.toFixed(0)} units/ms (allocation-heavy loop bodies are slowest per unit)`,
+  );
+  console.log(
+    `=> ${LIMITS.fuelPerInvocation} units ≈ ${ms(LIMITS.fuelPerInvocation / nominal)} ms nominal, ${ms(LIMITS.fuelPerInvocation / conservative)} ms conservative`,
+  );
+  console.log(
+    `=> 5000 ms ≈ ${Math.round(5000 * conservative)} units (conservative) … ${Math.round(5000 * nominal)} units (nominal)\n`,
+  );
 
   console.log("hostile cases");
   console.log(header);
@@ -112,6 +122,10 @@ async function main(): Promise<void> {
 
 type StageCall = Parameters<typeof sandbox.runAdapterStage>[0];
 
+function check(label: string, report: Awaited<ReturnType<typeof sandbox.runAdapterStage>>): void {
+  if (!report.outcome.ok) throw new Error(`${label} failed: ${JSON.stringify(report.outcome.error)}`);
+}
+
 /** Fresh vs warm per-call latency, interleaved call by call (order alternates). */
 async function freshVersusWarm(): Promise<void> {
   const adapters = [
@@ -124,20 +138,27 @@ async function freshVersusWarm(): Promise<void> {
       stage: "after",
       input: (i) => ({
         arguments: { query: "q" },
-        result: { items: [{ id: i, title: "t", url: "https://x", summary: "mail a@b.co about it" }], total: 1 },
+        result: {
+          items: [{ id: i, title: "t", url: "https://x", summary: "mail a@b.co about it" }],
+          total: 1,
+        },
       }),
     },
   ];
-  const check = (label: string, report: Awaited<ReturnType<typeof sandbox.runAdapterStage>>) => {
-    if (!report.outcome.ok) throw new Error(`${label} failed: ${JSON.stringify(report.outcome.error)}`);
-  };
-  console.log(`fresh vs pre-warmed single-use sessions: critical path per call, ${warmCalls} calls per row, interleaved`);
+  console.log(
+    `fresh vs pre-warmed single-use sessions: critical path per call, ${warmCalls} calls per row, interleaved`,
+  );
   console.log(
     `${"adapter / stage".padEnd(30)} ${"mode".padEnd(6)} ${"p50 ms".padStart(8)} ${"p90 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)}  fuel`,
   );
   for (const adapter of adapters) {
     for (const { stage, input } of stages) {
-      const request = (i: number): StageCall => ({ code: adapter.code, stage, context: { ...context, requestId: `req_${i}` }, ...input(i) });
+      const request = (i: number): StageCall => ({
+        code: adapter.code,
+        stage,
+        context: { ...context, requestId: `req_${i}` },
+        ...input(i),
+      });
       const fresh: number[] = [];
       const warm: number[] = [];
       const fuel = { fresh: 0, warm: 0 };
@@ -157,7 +178,10 @@ async function freshVersusWarm(): Promise<void> {
           fuel[mode as "fresh" | "warm"] = report.fuelUsed;
         }
       }
-      for (const [mode, samples] of [["fresh", fresh], ["warm", warm]] as const) {
+      for (const [mode, samples] of [
+        ["fresh", fresh],
+        ["warm", warm],
+      ] as const) {
         const s = summarize(samples);
         console.log(
           `${`${adapter.name} (${adapter.bytes} B) ${stage}`.padEnd(30)} ${mode.padEnd(6)} ${ms(s.p50).padStart(8)} ${ms(s.p90).padStart(8)} ${ms(s.p99).padStart(8)} ${ms(s.max).padStart(8)}  ${fuel[mode].toFixed(0)}`,

@@ -128,7 +128,10 @@ export async function handleToolCall(
     deferRecords(ctx, env, state.scope, state.records);
     // Refill the active adapter's pre-warmed sandboxes once the answer is ready (builds start on a later turn).
     const activeId = cachedPointers(req.workspaceUid, target)?.active?.revisionId;
-    if (activeId) ctx.waitUntil(loadRevision(env, req.workspaceUid, target, activeId).then((r) => r && warmAdapter(r.adapter.code)));
+    if (activeId)
+      ctx.waitUntil(
+        loadRevision(env, req.workspaceUid, target, activeId).then((r) => r && warmAdapter(r.adapter.code)),
+      );
   }
 }
 

@@ -47,28 +47,50 @@ export interface AdapterSandboxOptions {
 export function createAdapterSandbox(provider: EngineProvider, options: AdapterSandboxOptions = {}) {
   /** Module phase of a stage run: the top level plus the adapter's shape (no contract). */
   const prepareStageModule = (engine: Engine, code: string) =>
-    prepareModule(provider, engine, { code, extensions: EXTENSIONS }, (session) => readAdapter(session, false));
-  const pool = options.pool === false ? undefined : new WarmPool<InspectRecord>(provider, prepareStageModule, options.pool);
+    prepareModule(provider, engine, { code, extensions: EXTENSIONS }, (session) =>
+      readAdapter(session, false),
+    );
+  const pool =
+    options.pool === false
+      ? undefined
+      : new WarmPool<InspectRecord>(provider, prepareStageModule, options.pool);
 
   async function inspectAdapter(code: string): Promise<Result<AdapterDefinition, SandboxError>> {
     // The contract is read right after the top level, in the module phase (same clock and seed as calls see there).
     const engine = await provider.get();
-    const module = prepareModule(provider, engine, { code, extensions: EXTENSIONS }, (session) => readAdapter(session, true));
+    const module = prepareModule(provider, engine, { code, extensions: EXTENSIONS }, (session) =>
+      readAdapter(session, true),
+    );
     if (!module.ok) return err(module.error);
-    const report = await runPrepared(provider, module.prepared, { nowMs: 0, seed: "inspect" }, (_session, record) => {
-      const definition: AdapterDefinition = { apiVersion: record.apiVersion, stages: record.stages };
-      if (record.hasContract) definition.publicContract = record.publicContract;
-      return definition;
-    });
+    const report = await runPrepared(
+      provider,
+      module.prepared,
+      { nowMs: 0, seed: "inspect" },
+      (_session, record) => {
+        const definition: AdapterDefinition = { apiVersion: record.apiVersion, stages: record.stages };
+        if (record.hasContract) definition.publicContract = record.publicContract;
+        return definition;
+      },
+    );
     return report.outcome.ok ? ok(report.outcome.value) : err(report.outcome.error);
   }
 
-  async function runStage(session: Session, record: InspectRecord, req: StageRequest): Promise<BeforeOutcome | AfterOutcome> {
-    if (!record.stages.includes(req.stage)) throw fail("hook_invalid_module", `the adapter has no ${req.stage} stage`);
+  async function runStage(
+    session: Session,
+    record: InspectRecord,
+    req: StageRequest,
+  ): Promise<BeforeOutcome | AfterOutcome> {
+    if (!record.stages.includes(req.stage))
+      throw fail("hook_invalid_module", `the adapter has no ${req.stage} stage`);
     const input: { [key: string]: Json } = { context: { ...req.context } };
     if (req.arguments !== undefined) input.arguments = req.arguments;
     if (req.stage === "after" && req.result !== undefined) input.result = req.result;
-    const returned = await session.invoke(["default", req.stage], "adapterStage", input, `${req.stage}'s return value`);
+    const returned = await session.invoke(
+      ["default", req.stage],
+      "adapterStage",
+      input,
+      `${req.stage}'s return value`,
+    );
     const checked = req.stage === "before" ? validateBefore(returned) : validateAfter(returned);
     if (!checked.ok) throw fail("hook_invalid_return", checked.error);
     return checked.value;
@@ -92,12 +114,19 @@ export function createAdapterSandbox(provider: EngineProvider, options: AdapterS
     } else {
       const module = prepareStageModule(engine, req.code);
       if (!module.ok) {
-        if (pool && module.deterministic) pool.remember(req.code, { error: module.error, fuelUsed: module.fuelUsed });
+        if (pool && module.deterministic)
+          pool.remember(req.code, { error: module.error, fuelUsed: module.fuelUsed });
         return moduleFailureReport(module, started);
       }
       prepared = module.prepared;
     }
-    const report = await runPrepared(provider, prepared, call, (session, record) => runStage(session, record, req), pool?.release);
+    const report = await runPrepared(
+      provider,
+      prepared,
+      call,
+      (session, record) => runStage(session, record, req),
+      pool?.release,
+    );
     return { ...report, durationMs: performance.now() - started };
   }
 

@@ -27,9 +27,14 @@ async function createEngine(source: WasmSource, maxBytes: number): Promise<Engin
   const wasmModule = await source();
   const initialPages = Math.min(256, maxBytes / PAGE);
   const memory = new WebAssembly.Memory({ initial: initialPages, maximum: maxBytes / PAGE });
-  const module = await newQuickJSWASMModuleFromVariant(newVariant(releaseSync, { wasmModule, wasmMemory: memory }));
+  const module = await newQuickJSWASMModuleFromVariant(
+    newVariant(releaseSync, { wasmModule, wasmMemory: memory }),
+  );
   const layout = probeLayout(module, memory);
-  const complete = layout.interruptCounterOffset !== null && layout.mallocSizeOffset !== null && layout.stackFrameOffset !== null;
+  const complete =
+    layout.interruptCounterOffset !== null &&
+    layout.mallocSizeOffset !== null &&
+    layout.stackFrameOffset !== null;
   if (!complete && !warnedLayout) {
     warnedLayout = true;
     console.warn(
@@ -47,7 +52,10 @@ export interface EngineProvider {
   retire(engine: Engine): void;
 }
 
-export function createEngineProvider(source: WasmSource, maxBytes: number = LIMITS.sandboxMemoryBytes): EngineProvider {
+export function createEngineProvider(
+  source: WasmSource,
+  maxBytes: number = LIMITS.sandboxMemoryBytes,
+): EngineProvider {
   let current: Promise<Engine> | undefined;
   return {
     async get() {
@@ -97,7 +105,9 @@ export function canAllocate(engine: Engine, bytes: number): boolean {
   if (typeof malloc !== "function" || typeof free !== "function") {
     if (!warnedProbe) {
       warnedProbe = true;
-      console.warn("sandbox: the emscripten heap is not reachable; the warm pool falls back to the memory cap check");
+      console.warn(
+        "sandbox: the emscripten heap is not reachable; the warm pool falls back to the memory cap check",
+      );
     }
     return engine.memory.buffer.byteLength + bytes <= engine.maxBytes;
   }

@@ -87,7 +87,11 @@ export class FuelMeter {
   private weight(): number {
     const extra = this.liveAllocations() - this.baseAllocs;
     const deep = this.stackDepthBytes() - FUEL.freeStackBytes;
-    return 1 + (extra > 0 ? extra / FUEL.allocsPerExtraStepCost : 0) + (deep > 0 ? deep / FUEL.stackBytesPerExtraStepCost : 0);
+    return (
+      1 +
+      (extra > 0 ? extra / FUEL.allocsPerExtraStepCost : 0) +
+      (deep > 0 ? deep / FUEL.stackBytesPerExtraStepCost : 0)
+    );
   }
 
   /**

@@ -124,10 +124,16 @@ export function prepareModule<P>(
       closeSession(provider, engine, session);
     }
     if (error instanceof SandboxFailure) {
-      return { ok: false, error: error.error, fuelUsed, deterministic: error.error.code !== "hook_out_of_memory" };
+      return {
+        ok: false,
+        error: error.error,
+        fuelUsed,
+        deterministic: error.error.code !== "hook_out_of_memory",
+      };
     }
     provider.retire(engine);
-    if (isEngineTrap(error)) return { ok: false, error: trapError(error, engine), fuelUsed, deterministic: false };
+    if (isEngineTrap(error))
+      return { ok: false, error: trapError(error, engine), fuelUsed, deterministic: false };
     throw error;
   }
 }
@@ -185,8 +191,16 @@ export async function runPrepared<P, T>(
 }
 
 /** The report of an invocation whose module phase failed (no call ran). */
-export function moduleFailureReport<T>(failed: { error: SandboxError; fuelUsed: number }, started: number): InvocationReport<T> {
-  return { outcome: { ok: false, error: failed.error }, logs: [], fuelUsed: failed.fuelUsed, durationMs: performance.now() - started };
+export function moduleFailureReport<T>(
+  failed: { error: SandboxError; fuelUsed: number },
+  started: number,
+): InvocationReport<T> {
+  return {
+    outcome: { ok: false, error: failed.error },
+    logs: [],
+    fuelUsed: failed.fuelUsed,
+    durationMs: performance.now() - started,
+  };
 }
 
 /** Both phases back to back in a fresh session. */

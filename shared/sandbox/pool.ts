@@ -118,7 +118,14 @@ export class WarmPool<P> {
   private engine: Engine | undefined;
   private warmCount = 0;
   private lastSweep = 0;
-  private readonly counters = { hits: 0, misses: 0, remembered: 0, created: 0, discarded: 0, reserveStops: 0 };
+  private readonly counters = {
+    hits: 0,
+    misses: 0,
+    remembered: 0,
+    created: 0,
+    discarded: 0,
+    reserveStops: 0,
+  };
 
   constructor(
     private readonly provider: EngineProvider,

@@ -1,7 +1,12 @@
 // One invocation's sandbox: a fresh runtime and context, the prelude, the
 // meter and the log collector. Nothing is shared with other sessions, and per
 // call values reach hook code only as call arguments.
-import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSDeferredPromise } from "quickjs-emscripten-core";
+import type {
+  QuickJSContext,
+  QuickJSHandle,
+  QuickJSRuntime,
+  QuickJSDeferredPromise,
+} from "quickjs-emscripten-core";
 import { utf8Bytes, type Json } from "../json";
 import { LIMITS } from "../limits";
 import { base64DecodeUtf8, base64EncodeUtf8 } from "./base64";
@@ -96,7 +101,10 @@ export class Session {
 
   private installPrelude(options: SessionOptions): void {
     const ctx = this.context;
-    const evaluated = ctx.evalCode(preludeFor(options.extensions), "prelude.js", { type: "global", strict: true });
+    const evaluated = ctx.evalCode(preludeFor(options.extensions), "prelude.js", {
+      type: "global",
+      strict: true,
+    });
     if (evaluated.error) throw this.failureFrom(evaluated.error, "the sandbox prelude failed");
     const preludeFn = this.keep(evaluated.value);
     const host = this.keep(ctx.newObject());
@@ -137,7 +145,8 @@ export class Session {
     const ctx = this.context;
     const deferred = ctx.newPromise();
     this.deferreds.add(deferred);
-    const hostCall = this.hostCalls !== undefined && Object.hasOwn(this.hostCalls, name) ? this.hostCalls[name] : undefined;
+    const hostCall =
+      this.hostCalls !== undefined && Object.hasOwn(this.hostCalls, name) ? this.hostCalls[name] : undefined;
     const settled = (async () => {
       try {
         if (!hostCall) throw new Error(`no host capability named ${JSON.stringify(name)}`);
@@ -176,7 +185,13 @@ export class Session {
       const handles = args.map((arg) => {
         if (typeof arg === "object") return arg;
         const handle =
-          typeof arg === "string" ? ctx.newString(arg) : typeof arg === "number" ? ctx.newNumber(arg) : arg ? ctx.true : ctx.false;
+          typeof arg === "string"
+            ? ctx.newString(arg)
+            : typeof arg === "number"
+              ? ctx.newNumber(arg)
+              : arg
+                ? ctx.true
+                : ctx.false;
         owned.push(handle);
         return handle;
       });
@@ -237,11 +252,16 @@ export class Session {
   toJson(value: QuickJSHandle, label: string, maxBytes: number): Json {
     this.meter.extend(maxBytes * FUEL.outputAllowancePerByte);
     const text = this.callApiText("serialize", [value, label, maxBytes]);
-    if (text === "L") throw fail("hook_output_too_large", `${label} is larger than ${maxBytes} bytes of JSON`);
+    if (text === "L")
+      throw fail("hook_output_too_large", `${label} is larger than ${maxBytes} bytes of JSON`);
     if (text.startsWith("E")) throw fail("hook_invalid_return", text.slice(1));
     const json = text.slice(1);
     const bytes = utf8Bytes(json);
-    if (bytes > maxBytes) throw fail("hook_output_too_large", `${label} is ${bytes} bytes of JSON, over the limit of ${maxBytes}`);
+    if (bytes > maxBytes)
+      throw fail(
+        "hook_output_too_large",
+        `${label} is ${bytes} bytes of JSON, over the limit of ${maxBytes}`,
+      );
     return JSON.parse(json) as Json;
   }
 

@@ -7,7 +7,12 @@ import { describe, expect, it } from "vitest";
 import wasmModule from "@jitl/quickjs-wasmfile-release-sync/wasm";
 import type { Json } from "../../../shared/json";
 import { LIMITS } from "../../../shared/limits";
-import { createAdapterSandbox, createEngineProvider, MODULE_CLOCK_MS, type PoolOptions } from "../../../shared/sandbox";
+import {
+  createAdapterSandbox,
+  createEngineProvider,
+  MODULE_CLOCK_MS,
+  type PoolOptions,
+} from "../../../shared/sandbox";
 import type { AdapterStage, InvocationReport, ToolCallContext } from "../../../shared/sandbox/types";
 import { ADAPTER_2KB, adapterCode, beforeCode, CONTINUE, moduleCode, SEED_ADAPTER } from "./code";
 import { failure, failureOf, okValue, testContext } from "./helpers";
@@ -22,12 +27,24 @@ function pooledSandbox(options: Partial<PoolOptions> = {}, engines = provider) {
 
 type Sandbox = ReturnType<typeof createAdapterSandbox>;
 
-function call(sandbox: Sandbox, code: string, stage: AdapterStage, input: { arguments?: Json; result?: Json }, context?: ToolCallContext) {
+function call(
+  sandbox: Sandbox,
+  code: string,
+  stage: AdapterStage,
+  input: { arguments?: Json; result?: Json },
+  context?: ToolCallContext,
+) {
   return sandbox.runAdapterStage({ code, stage, context: context ?? testContext(), ...input });
 }
 
 /** Runs one call that must be served by a warm session. */
-async function warmCall(sandbox: Sandbox, code: string, stage: AdapterStage, input: { arguments?: Json; result?: Json }, context?: ToolCallContext) {
+async function warmCall(
+  sandbox: Sandbox,
+  code: string,
+  stage: AdapterStage,
+  input: { arguments?: Json; result?: Json },
+  context?: ToolCallContext,
+) {
   await sandbox.warmAdapter(code);
   const before = sandbox.poolStats();
   const report = await call(sandbox, code, stage, input, context);
@@ -35,7 +52,13 @@ async function warmCall(sandbox: Sandbox, code: string, stage: AdapterStage, inp
   return report;
 }
 
-const comparable = (report: InvocationReport<unknown>) => ({ outcome: report.outcome, logs: report.logs, fuelUsed: report.fuelUsed });
+const args = (value: unknown) => (value as { arguments: Record<string, Json> }).arguments;
+
+const comparable = (report: InvocationReport<unknown>) => ({
+  outcome: report.outcome,
+  logs: report.logs,
+  fuelUsed: report.fuelUsed,
+});
 
 const PROBE = moduleCode(`
   const topNow = Date.now();
@@ -85,7 +108,6 @@ describe("warm calls equal fresh calls", () => {
     }
     const a = okValue(await warmCall(sandbox, PROBE, "before", {}, testContext({ requestId: "req_a" })));
     const b = okValue(await warmCall(sandbox, PROBE, "before", {}, testContext({ requestId: "req_b" })));
-    const args = (v: unknown) => (v as { arguments: Record<string, Json> }).arguments;
     expect(args(a).random).not.toEqual(args(b).random);
     expect(args(a).topRandom).toEqual(args(b).topRandom);
   });
@@ -147,17 +169,24 @@ describe("isolation of pre-warmed sessions", () => {
     expect(sandbox.poolStats()?.warm).toBe(2);
     const first = okValue(await warmCall(sandbox, hostile, "before", { arguments: { token: "secret-A" } }));
     const second = okValue(await warmCall(sandbox, hostile, "before", { arguments: { token: "secret-B" } }));
-    for (const [value, own, other] of [[first, "secret-A", "secret-B"], [second, "secret-B", "secret-A"]] as const) {
+    for (const [value, own, other] of [
+      [first, "secret-A", "secret-B"],
+      [second, "secret-B", "secret-A"],
+    ] as const) {
       expect(value.action).toBe("continue");
-      const args = (value as unknown as { arguments: { echoed: string; report: { seen: string[]; stash: string } } }).arguments;
-      expect(args.echoed).toBe(own);
-      const text = JSON.stringify(args.report);
+      const got = (
+        value as unknown as { arguments: { echoed: string; report: { seen: string[]; stash: string } } }
+      ).arguments;
+      expect(got.echoed).toBe(own);
+      const text = JSON.stringify(got.report);
       // Only the hook's own stage code may have touched its values; the
       // platform's handling of the call never ran a planted trap with them.
       expect(text).not.toContain(other);
-      const platformTraces = args.report.seen.filter((s) => s.includes(own) && !s.startsWith("stringify") && !s.startsWith("parse"));
+      const platformTraces = got.report.seen.filter(
+        (s) => s.includes(own) && !s.startsWith("stringify") && !s.startsWith("parse"),
+      );
       expect(platformTraces).toEqual([]);
-      expect(args.report.stash).toBe("undefined|undefined");
+      expect(got.report.stash).toBe("undefined|undefined");
     }
     // Same results as a fresh session would give.
     const cold = okValue(await call(fresh, hostile, "before", { arguments: { token: "secret-A" } }));
@@ -168,7 +197,10 @@ describe("isolation of pre-warmed sessions", () => {
     await sandbox.warmAdapter(hostile);
     await sandbox.warmAdapter(SEED_ADAPTER);
     const report = await warmCall(sandbox, SEED_ADAPTER, "before", { arguments: { query: "v2" } });
-    expect(report.outcome).toEqual({ ok: true, value: { action: "continue", arguments: { q: "release: v2" } } });
+    expect(report.outcome).toEqual({
+      ok: true,
+      value: { action: "continue", arguments: { q: "release: v2" } },
+    });
     expect(report.logs).toEqual([{ level: "info", message: "Preparing search", data: { query: "v2" } }]);
   });
 
@@ -188,7 +220,7 @@ describe("isolation of pre-warmed sessions", () => {
 const loopBody = (n: number) => `let x = 0; for (let i = 0; i < ${n}; i++) x++;`;
 
 describe("fuel is accounted per phase", () => {
-  const sandbox = pooledSandbox();
+  const phased = pooledSandbox();
 
   it("the top level has its own budget: top level + stage may together exceed one budget, warm or fresh alike", async () => {
     const small = await call(fresh, beforeCode(`${loopBody(10_000)} ${CONTINUE}`), "before", {});
@@ -197,7 +229,7 @@ describe("fuel is accounted per phase", () => {
     const n = Math.floor((0.6 * LIMITS.fuelPerInvocation) / perIteration);
     const code = `${loopBody(n)}\n` + beforeCode(`${loopBody(n)} ${CONTINUE}`);
     const stageOnly = await call(fresh, beforeCode(`${loopBody(n)} ${CONTINUE}`), "before", {});
-    const warm = await warmCall(sandbox, code, "before", {});
+    const warm = await warmCall(phased, code, "before", {});
     const cold = await call(fresh, code, "before", {});
     expect(okValue(warm)).toBeDefined();
     expect(comparable(warm)).toEqual(comparable(cold));
@@ -207,33 +239,33 @@ describe("fuel is accounted per phase", () => {
   });
 
   it("a top level that exhausts its budget fails at warm time; calls report the failure without running it again", async () => {
-    const sandbox = pooledSandbox();
+    const own = pooledSandbox();
     const code = `for (;;) {}\n` + beforeCode(CONTINUE);
-    await sandbox.warmAdapter(code);
-    expect(sandbox.poolStats()).toMatchObject({ warm: 0, created: 0, remembered: 0 });
+    await own.warmAdapter(code);
+    expect(own.poolStats()).toMatchObject({ warm: 0, created: 0, remembered: 0 });
     const remembered = 0;
-    const report = await call(sandbox, code, "before", {});
+    const report = await call(own, code, "before", {});
     expect(failureOf(report)).toEqual(failure("hook_timeout", /top level used its whole fuel budget/));
     expect(report.fuelUsed).toBeGreaterThanOrEqual(LIMITS.fuelPerInvocation);
-    expect(sandbox.poolStats()?.remembered).toBe(remembered + 1);
+    expect(own.poolStats()?.remembered).toBe(remembered + 1);
     // A fresh run reports exactly the same.
     expect(comparable(await call(fresh, code, "before", {}))).toEqual(comparable(report));
     // Warming again does not retry it.
-    const created = sandbox.poolStats()?.created;
-    await sandbox.warmAdapter(code);
-    expect(sandbox.poolStats()?.created).toBe(created);
+    const created = own.poolStats()?.created;
+    await own.warmAdapter(code);
+    expect(own.poolStats()?.created).toBe(created);
   });
 
   it("a top level that throws is remembered the same way", async () => {
     const code = `throw new RangeError("bad top level");\n` + beforeCode(CONTINUE);
-    await sandbox.warmAdapter(code);
-    const report = await call(sandbox, code, "before", {});
+    await phased.warmAdapter(code);
+    const report = await call(phased, code, "before", {});
     expect(failureOf(report)).toEqual({ code: "hook_threw", message: "RangeError: bad top level" });
   });
 
   it("a stage that exhausts the budget in a warm session fails like a fresh one", async () => {
     const code = beforeCode(`for (;;) {}`);
-    const warm = await warmCall(sandbox, code, "before", {});
+    const warm = await warmCall(phased, code, "before", {});
     expect(failureOf(warm)).toEqual(failure("hook_timeout", /the hook used its whole fuel budget/));
     expect(comparable(warm)).toEqual(comparable(await call(fresh, code, "before", {})));
   });
@@ -253,7 +285,10 @@ describe("bounds", () => {
     // b got both of its sessions; a gave way.
     await warmCall(sandbox, b, "before", {});
     const misses = sandbox.poolStats()?.misses ?? 0;
-    expect(okValue(await call(sandbox, a, "before", {}))).toEqual({ action: "continue", arguments: { a: 1 } });
+    expect(okValue(await call(sandbox, a, "before", {}))).toEqual({
+      action: "continue",
+      arguments: { a: 1 },
+    });
     expect(sandbox.poolStats()?.misses).toBe(misses + 1);
   });
 
@@ -278,10 +313,15 @@ describe("bounds", () => {
 
   it("does not keep sessions whose top level holds a lot of memory", async () => {
     const sandbox = pooledSandbox({ maxContextBytes: 1024 * 1024 });
-    const heavy = `var keep = new Uint8Array(2 * 1024 * 1024);\n` + beforeCode(`return { action: "continue", arguments: { n: keep.length } };`);
+    const heavy =
+      `var keep = new Uint8Array(2 * 1024 * 1024);\n` +
+      beforeCode(`return { action: "continue", arguments: { n: keep.length } };`);
     await sandbox.warmAdapter(heavy);
     expect(sandbox.poolStats()?.warm).toBe(0);
-    expect(okValue(await call(sandbox, heavy, "before", {}))).toEqual({ action: "continue", arguments: { n: 2 * 1024 * 1024 } });
+    expect(okValue(await call(sandbox, heavy, "before", {}))).toEqual({
+      action: "continue",
+      arguments: { n: 2 * 1024 * 1024 },
+    });
   });
 });
 
@@ -298,7 +338,10 @@ describe("memory exhaustion and engine traps", () => {
     // The other codes' warm sessions still give the right answers, and refills work.
     for (let i = 0; i < 6; i++) {
       const seed = await warmCall(sandbox, SEED_ADAPTER, "before", { arguments: { query: "v" + i } });
-      expect(seed.outcome).toEqual({ ok: true, value: { action: "continue", arguments: { q: "release: v" + i } } });
+      expect(seed.outcome).toEqual({
+        ok: true,
+        value: { action: "continue", arguments: { q: "release: v" + i } },
+      });
       const two = await warmCall(sandbox, ADAPTER_2KB, "after", { result: { items: [{ id: i }] } });
       expect(okValue(two)).toEqual({ action: "return", result: { items: [{ id: i }], total: 1 } });
     }
