@@ -20,7 +20,11 @@ export interface ErrorDescription {
  * read field by field: no JSON round trip that vandalised prototypes could
  * break, and no classification inside, so a failure here cannot recurse.
  */
-export function describeError(ctx: QuickJSContext, api: QuickJSHandle | undefined, errorHandle: QuickJSHandle): ErrorDescription {
+export function describeError(
+  ctx: QuickJSContext,
+  api: QuickJSHandle | undefined,
+  errorHandle: QuickJSHandle,
+): ErrorDescription {
   if (!api) throw fail("hook_threw", "no api");
   const fn = ctx.getProp(api, "describeError");
   try {
@@ -72,15 +76,23 @@ export function classify(described: ErrorDescription | null, state: ClassifyStat
       : { code: "hook_threw", message: state.fallback ?? "the hook threw a value that could not be read" };
   }
   if (described.engine === "stack") {
-    return { code: "hook_stack_overflow", message: `the hook exceeded the ${LIMITS.stackBytes}-byte stack (too deep recursion)` };
+    return {
+      code: "hook_stack_overflow",
+      message: `the hook exceeded the ${LIMITS.stackBytes}-byte stack (too deep recursion)`,
+    };
   }
   // The engine's own OOM error is trusted; a thrown null (what an allocation
   // failure while building an error leaves) only counts when memory is short.
   if (described.engine === "memory") return outOfMemory;
   if (described.kind === "null" && state.underMemoryPressure()) return outOfMemory;
-  if (described.kind === "error" && described.name === "InternalError" && described.message === "interrupted") {
+  if (
+    described.kind === "error" &&
+    described.name === "InternalError" &&
+    described.message === "interrupted"
+  ) {
     return state.timeout;
   }
-  const text = described.kind === "error" ? `${described.name}: ${described.message}` : `threw ${described.message}`;
+  const text =
+    described.kind === "error" ? `${described.name}: ${described.message}` : `threw ${described.message}`;
   return { code: "hook_threw", message: state.fallback ? `${state.fallback}: ${text}` : text };
 }

@@ -9,7 +9,8 @@ export class SandboxFailure extends Error {
   }
 }
 
-export const fail = (code: SandboxErrorCode, message: string): SandboxFailure => new SandboxFailure({ code, message });
+export const fail = (code: SandboxErrorCode, message: string): SandboxFailure =>
+  new SandboxFailure({ code, message });
 
 /** A wasm trap, or the host stack blown while deep inside wasm: the instance is unusable afterwards. */
 export function isEngineTrap(error: unknown): error is Error {

@@ -55,7 +55,8 @@ function findMallocSize(runtime: QuickJSRuntime, memory: WebAssembly.Memory): nu
   runtime.setMemoryLimit(PROBE_LIMIT);
   const words = new Int32Array(memory.buffer, rt, 64);
   let limitIndex = -1;
-  for (let i = 2; i < words.length; i++) if (words[i] === PROBE_LIMIT) limitIndex = limitIndex === -1 ? i : -2;
+  for (let i = 2; i < words.length; i++)
+    if (words[i] === PROBE_LIMIT) limitIndex = limitIndex === -1 ? i : -2;
   runtime.setMemoryLimit(-1);
   if (limitIndex < 0) return null;
   // Layout is {malloc_count, malloc_size, malloc_limit}: check the relation.
@@ -120,7 +121,10 @@ function settled(polls: Uint32Array[], word: number): number | null {
 }
 
 /** Finds the runtime word that tracks the JS call depth: it moves by a fixed amount per frame. */
-function findStackFrame(module: QuickJSWASMModule, memory: WebAssembly.Memory): { offset: number; base: number } | null {
+function findStackFrame(
+  module: QuickJSWASMModule,
+  memory: WebAssembly.Memory,
+): { offset: number; base: number } | null {
   const runtime = module.newRuntime();
   try {
     const context = runtime.newContext();
@@ -139,14 +143,16 @@ function findStackFrame(module: QuickJSWASMModule, memory: WebAssembly.Memory): 
         else result.value.dispose();
         return samples;
       };
-      const atDepth = (depth: number) => phase(`(function r(n) { if (n === 0) { ${loop}; return 0; } return r(n - 1); })(${depth});`);
+      const atDepth = (depth: number) =>
+        phase(`(function r(n) { if (n === 0) { ${loop}; return 0; } return r(n - 1); })(${depth});`);
       const phases = [phase(loop), atDepth(10), atDepth(30), atDepth(50)];
       runtime.removeInterruptHandler();
       for (let word = 0; word < RUNTIME_SCAN_WORDS; word++) {
         const [top, d10, d30, d50] = phases.map((polls) => settled(polls, word));
         if (top == null || d10 == null || d30 == null || d50 == null) continue;
         const perFrame = (d10 - d30) / 20;
-        if (perFrame >= 32 && perFrame <= 4096 && d30 - d50 === d10 - d30 && top > d10) return { offset: word * 4, base: top };
+        if (perFrame >= 32 && perFrame <= 4096 && d30 - d50 === d10 - d30 && top > d10)
+          return { offset: word * 4, base: top };
       }
       return null;
     } finally {

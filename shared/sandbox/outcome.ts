@@ -30,7 +30,13 @@ const AFTER: Record<string, Shape> = {
   fail: { reason: "reason-id", message: "message" },
 };
 
-function checkField(stage: AdapterStage, action: string, key: string, kind: Shape[string], value: Json): string | null {
+function checkField(
+  stage: AdapterStage,
+  action: string,
+  key: string,
+  kind: Shape[string],
+  value: Json,
+): string | null {
   const where = `${stage} returned action "${action}" with`;
   switch (kind) {
     case "json-object":
@@ -44,7 +50,8 @@ function checkField(stage: AdapterStage, action: string, key: string, kind: Shap
     case "readable": {
       if (typeof value !== "string") return `${where} a non-string "${key}"`;
       if (value.trim() === "") return `${where} an empty "${key}"`;
-      if (value.length > OUTCOME_TEXT_CHARS) return `${where} a "${key}" longer than ${OUTCOME_TEXT_CHARS} characters`;
+      if (value.length > OUTCOME_TEXT_CHARS)
+        return `${where} a "${key}" longer than ${OUTCOME_TEXT_CHARS} characters`;
       if (hasControlCharacters(value)) return `${where} a "${key}" containing control characters`;
       return null;
     }
@@ -55,16 +62,29 @@ function checkField(stage: AdapterStage, action: string, key: string, kind: Shap
   }
 }
 
-function validate(stage: AdapterStage, shapes: Record<string, Shape>, value: Json): Result<JsonObject, string> {
-  const expected = Object.keys(shapes).map((a) => `"${a}"`).join(", ");
-  if (!isJsonObject(value)) return err(`${stage} must return an object like { action: ... } (one of ${expected})`);
+function validate(
+  stage: AdapterStage,
+  shapes: Record<string, Shape>,
+  value: Json,
+): Result<JsonObject, string> {
+  const expected = Object.keys(shapes)
+    .map((a) => `"${a}"`)
+    .join(", ");
+  if (!isJsonObject(value))
+    return err(`${stage} must return an object like { action: ... } (one of ${expected})`);
   const action = value.action;
-  if (typeof action !== "string") return err(`${stage} returned no string "action"; expected one of ${expected}`);
+  if (typeof action !== "string")
+    return err(`${stage} returned no string "action"; expected one of ${expected}`);
   const shape = Object.hasOwn(shapes, action) ? shapes[action] : undefined;
-  if (!shape) return err(`${stage} returned unknown action ${JSON.stringify(action.slice(0, 80))}; expected one of ${expected}`);
+  if (!shape)
+    return err(
+      `${stage} returned unknown action ${JSON.stringify(action.slice(0, 80))}; expected one of ${expected}`,
+    );
   for (const key of Object.keys(value)) {
     if (key !== "action" && !Object.hasOwn(shape, key)) {
-      return err(`${stage} returned action "${action}" with unexpected key ${JSON.stringify(key.slice(0, 80))}`);
+      return err(
+        `${stage} returned action "${action}" with unexpected key ${JSON.stringify(key.slice(0, 80))}`,
+      );
     }
   }
   for (const [key, kind] of Object.entries(shape)) {

@@ -4,7 +4,15 @@ import { describe, expect, it } from "vitest";
 import type { Json } from "../../../shared/json";
 import { runInvocation, type PreludeExtension } from "../../../shared/sandbox";
 import { workerdEngines } from "../../../shared/sandbox/wasm-workerd";
-import { adapterCode, expectNextCallHealthy, okValue, moduleCode, runBefore, failure, failureOf } from "./helpers";
+import {
+  adapterCode,
+  expectNextCallHealthy,
+  okValue,
+  moduleCode,
+  runBefore,
+  failure,
+  failureOf,
+} from "./helpers";
 
 // A test-only extension: a builder that lends `fetchValue` (an async host
 // capability) to a named export, the way request hooks will.
@@ -28,7 +36,10 @@ describe("async stages", () => {
       await null;
       return { action: "continue", arguments: { q } };
     }`);
-    expect(okValue(await runBefore(code, { q: "hi" }))).toEqual({ action: "continue", arguments: { q: "hi!" } });
+    expect(okValue(await runBefore(code, { q: "hi" }))).toEqual({
+      action: "continue",
+      arguments: { q: "hi!" },
+    });
   });
 
   it("a promise that never settles is hook_invalid_return", async () => {
@@ -68,11 +79,25 @@ describe("host capabilities and interleaving", () => {
       return { slow: value };
     });
     const fast = await runTransform(transform, { tag: "fast" }, async (value) => ({ fast: value }));
-    expect(okValue(fast)).toEqual({ tag: "fast", reply: { fast: { tag: "fast" } }, calls: 1, seen: 1, now: 0 });
+    expect(okValue(fast)).toEqual({
+      tag: "fast",
+      reply: { fast: { tag: "fast" } },
+      calls: 1,
+      seen: 1,
+      now: 0,
+    });
     // A hostile call runs while the slow one is still suspended.
-    expect(failureOf(await runBefore(adapterCode(`before() { for (;;) {} }`)))).toEqual(failure("hook_timeout"));
+    expect(failureOf(await runBefore(adapterCode(`before() { for (;;) {} }`)))).toEqual(
+      failure("hook_timeout"),
+    );
     release?.();
-    expect(okValue(await slow)).toEqual({ tag: "slow", reply: { slow: { tag: "slow" } }, calls: 1, seen: 1, now: 0 });
+    expect(okValue(await slow)).toEqual({
+      tag: "slow",
+      reply: { slow: { tag: "slow" } },
+      calls: 1,
+      seen: 1,
+      now: 0,
+    });
   });
 
   it("a failing host call rejects inside the hook", async () => {

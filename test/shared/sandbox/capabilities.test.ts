@@ -30,7 +30,9 @@ describe("capability-free globals", () => {
   }
 
   it("import() fails", async () => {
-    const report = await runBefore(beforeCode(`await import("node:fs"); ${CONTINUE}`).replace("before(", "async before("));
+    const report = await runBefore(
+      beforeCode(`await import("node:fs"); ${CONTINUE}`).replace("before(", "async before("),
+    );
     expect(failureOf(report)).toEqual(failure("hook_threw", /could not load module/));
     await expectNextCallHealthy();
   });
@@ -41,8 +43,24 @@ describe("capability-free globals", () => {
   });
 
   it("WeakRef, FinalizationRegistry, SharedArrayBuffer, BigInt and friends are absent", async () => {
-    const names = ["WeakRef", "FinalizationRegistry", "SharedArrayBuffer", "Atomics", "eval", "Function", "BigInt",
-      "fetch", "setTimeout", "setInterval", "queueMicrotask", "console", "process", "require", "std", "os"];
+    const names = [
+      "WeakRef",
+      "FinalizationRegistry",
+      "SharedArrayBuffer",
+      "Atomics",
+      "eval",
+      "Function",
+      "BigInt",
+      "fetch",
+      "setTimeout",
+      "setInterval",
+      "queueMicrotask",
+      "console",
+      "process",
+      "require",
+      "std",
+      "os",
+    ];
     const value = await probe(`${JSON.stringify(names)}.filter((n) => typeof globalThis[n] !== "undefined")`);
     expect(value).toEqual([]);
   });
@@ -53,13 +71,19 @@ describe("capability-free globals", () => {
 
   it("nothing survives between calls", async () => {
     await probe(`(globalThis.leak = "x", Object.prototype.leak = "y", Array.prototype.push = null, 1)`);
-    expect(await probe(`[typeof globalThis.leak, typeof ({}).leak, typeof [].push]`)).toEqual(["undefined", "undefined", "function"]);
+    expect(await probe(`[typeof globalThis.leak, typeof ({}).leak, typeof [].push]`)).toEqual([
+      "undefined",
+      "undefined",
+      "function",
+    ]);
     await expectNextCallHealthy();
   });
 
   it("defineToolAdapter is not replaceable", async () => {
     expect(
-      await probe(`(() => { try { globalThis.defineToolAdapter = 1; } catch {} return typeof defineToolAdapter; })()`),
+      await probe(
+        `(() => { try { globalThis.defineToolAdapter = 1; } catch {} return typeof defineToolAdapter; })()`,
+      ),
     ).toBe("function");
   });
 });

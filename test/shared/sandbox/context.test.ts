@@ -1,7 +1,17 @@
 // Every context field reaches the stage as documented, immutable, with
 // deterministic time and randomness.
 import { describe, expect, it } from "vitest";
-import { beforeCode, okValue, probe, runBefore, testContext, adapterCode, runAdapterStageAfterWithArgs, failure, failureOf } from "./helpers";
+import {
+  beforeCode,
+  okValue,
+  probe,
+  runBefore,
+  testContext,
+  adapterCode,
+  runAdapterStageAfterWithArgs,
+  failure,
+  failureOf,
+} from "./helpers";
 
 describe("stage context", () => {
   it("exposes every ToolCallContext field", async () => {
@@ -18,7 +28,17 @@ describe("stage context", () => {
     expect(value).toEqual({
       ...fields,
       config,
-      keys: ["calledAt", "config", "connectionId", "encoding", "log", "requestId", "toolName", "toolUid", "workspaceUid"],
+      keys: [
+        "calledAt",
+        "config",
+        "connectionId",
+        "encoding",
+        "log",
+        "requestId",
+        "toolName",
+        "toolUid",
+        "workspaceUid",
+      ],
       helpers: ["function", "function", "function", "function", "function", "function"],
     });
   });
@@ -65,8 +85,14 @@ describe("stage context", () => {
       context,
     );
     expect(value).toEqual([
-      Date.parse(context.calledAt), context.calledAt, "1970-01-01T00:00:00.000Z", Date.parse("2020-01-01T00:00:00Z"),
-      "string", Date.UTC(2000, 0, 1), true, true,
+      Date.parse(context.calledAt),
+      context.calledAt,
+      "1970-01-01T00:00:00.000Z",
+      Date.parse("2020-01-01T00:00:00Z"),
+      "string",
+      Date.UTC(2000, 0, 1),
+      true,
+      true,
     ]);
   });
 
@@ -81,7 +107,9 @@ describe("stage context", () => {
   });
 
   it("after receives arguments too when given", async () => {
-    const code = adapterCode(`after({ arguments: args, result }) { return { action: "return", result: { args, result } }; }`);
+    const code = adapterCode(
+      `after({ arguments: args, result }) { return { action: "return", result: { args, result } }; }`,
+    );
     const report = await runAdapterStageAfterWithArgs(code, { q: 1 }, { items: [] });
     expect(okValue(report)).toEqual({ action: "return", result: { args: { q: 1 }, result: { items: [] } } });
   });

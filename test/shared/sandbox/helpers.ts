@@ -4,7 +4,12 @@ import { expect } from "vitest";
 import type { Json } from "../../../shared/json";
 import { runAdapterStage } from "../../../shared/sandbox";
 import { beforeCode, SEED_ADAPTER } from "./code";
-import type { InvocationReport, SandboxError, SandboxErrorCode, ToolCallContext } from "../../../shared/sandbox/types";
+import type {
+  InvocationReport,
+  SandboxError,
+  SandboxErrorCode,
+  ToolCallContext,
+} from "../../../shared/sandbox/types";
 
 export { adapterCode, beforeCode, CONTINUE, moduleCode } from "./code";
 
@@ -47,13 +52,20 @@ export const failure = (code: SandboxErrorCode, message?: RegExp) => ({
 /** The seed adapter still works: nothing a previous hook did leaked into this call. */
 export async function expectNextCallHealthy(): Promise<void> {
   const report = await runBefore(SEED_ADAPTER, { query: "v2" });
-  expect(report.outcome).toEqual({ ok: true, value: { action: "continue", arguments: { q: "release: v2" } } });
+  expect(report.outcome).toEqual({
+    ok: true,
+    value: { action: "continue", arguments: { q: "release: v2" } },
+  });
   expect(report.logs).toEqual([{ level: "info", message: "Preparing search", data: { query: "v2" } }]);
 }
 
 /** The value a `before` stage hands back through `arguments`, for probing the environment. */
 export async function probe(expression: string, context?: ToolCallContext): Promise<Json> {
-  const report = await runBefore(beforeCode(`return { action: "continue", arguments: { value: (${expression}) } };`), {}, context);
+  const report = await runBefore(
+    beforeCode(`return { action: "continue", arguments: { value: (${expression}) } };`),
+    {},
+    context,
+  );
   const value = okValue(report);
   if (value.action !== "continue") throw new Error("unexpected action");
   return (value.arguments as { value: Json }).value;

@@ -3,14 +3,26 @@
 import { describe, expect, it } from "vitest";
 import { LIMITS } from "../../../shared/limits";
 import { FUEL } from "../../../shared/sandbox";
-import { beforeCode, CONTINUE, expectNextCallHealthy, okValue, runBefore, failure, failureOf } from "./helpers";
+import {
+  beforeCode,
+  CONTINUE,
+  expectNextCallHealthy,
+  okValue,
+  runBefore,
+  failure,
+  failureOf,
+} from "./helpers";
 
 describe("log limits", () => {
   it(`${LIMITS.logEntries} log entries pass, one more fails with hook_log_limit`, async () => {
-    const atLimit = await runBefore(beforeCode(`for (let i = 0; i < ${LIMITS.logEntries}; i++) context.log.debug("n" + i); ${CONTINUE}`));
+    const atLimit = await runBefore(
+      beforeCode(`for (let i = 0; i < ${LIMITS.logEntries}; i++) context.log.debug("n" + i); ${CONTINUE}`),
+    );
     expect(okValue(atLimit)).toBeDefined();
     expect(atLimit.logs).toHaveLength(LIMITS.logEntries);
-    const over = await runBefore(beforeCode(`for (let i = 0; i <= ${LIMITS.logEntries}; i++) context.log.debug("n" + i); ${CONTINUE}`));
+    const over = await runBefore(
+      beforeCode(`for (let i = 0; i <= ${LIMITS.logEntries}; i++) context.log.debug("n" + i); ${CONTINUE}`),
+    );
     expect(failureOf(over)).toEqual(failure("hook_log_limit", /log entries/));
     expect(over.logs).toHaveLength(LIMITS.logEntries);
   });
@@ -23,44 +35,66 @@ describe("log limits", () => {
   });
 
   it(`a message of ${LIMITS.logMessageChars} characters passes, one more fails`, async () => {
-    expect(okValue(await runBefore(beforeCode(`context.log.info("m".repeat(${LIMITS.logMessageChars})); ${CONTINUE}`)))).toBeDefined();
-    const over = await runBefore(beforeCode(`context.log.info("m".repeat(${LIMITS.logMessageChars + 1})); ${CONTINUE}`));
+    expect(
+      okValue(
+        await runBefore(beforeCode(`context.log.info("m".repeat(${LIMITS.logMessageChars})); ${CONTINUE}`)),
+      ),
+    ).toBeDefined();
+    const over = await runBefore(
+      beforeCode(`context.log.info("m".repeat(${LIMITS.logMessageChars + 1})); ${CONTINUE}`),
+    );
     expect(failureOf(over)).toEqual(failure("hook_log_limit", /log message longer/));
   });
 
   it(`data of ${LIMITS.logDataBytes} bytes of JSON passes, one more fails`, async () => {
     const fill = LIMITS.logDataBytes - JSON.stringify({ s: "" }).length;
-    const atLimit = await runBefore(beforeCode(`context.log.info("d", { s: "é".repeat(${fill / 2}) }); ${CONTINUE}`));
+    const atLimit = await runBefore(
+      beforeCode(`context.log.info("d", { s: "é".repeat(${fill / 2}) }); ${CONTINUE}`),
+    );
     expect(okValue(atLimit)).toBeDefined();
     expect(new TextEncoder().encode(JSON.stringify(atLimit.logs[0]?.data)).length).toBe(LIMITS.logDataBytes);
-    const over = await runBefore(beforeCode(`context.log.info("d", { s: "é".repeat(${fill / 2}) + "x" }); ${CONTINUE}`));
+    const over = await runBefore(
+      beforeCode(`context.log.info("d", { s: "é".repeat(${fill / 2}) + "x" }); ${CONTINUE}`),
+    );
     expect(failureOf(over)).toEqual(failure("hook_log_limit", /log data larger/));
   });
 
   it("log messages must be strings and data must be JSON", async () => {
-    expect(failureOf(await runBefore(beforeCode(`context.log.info(42); ${CONTINUE}`)))).toEqual(failure("hook_threw", /message must be a string/));
-    expect(failureOf(await runBefore(beforeCode(`context.log.info("x", { f() {} }); ${CONTINUE}`)))).toEqual(failure("hook_threw", /log data\.f is a function/));
+    expect(failureOf(await runBefore(beforeCode(`context.log.info(42); ${CONTINUE}`)))).toEqual(
+      failure("hook_threw", /message must be a string/),
+    );
+    expect(failureOf(await runBefore(beforeCode(`context.log.info("x", { f() {} }); ${CONTINUE}`)))).toEqual(
+      failure("hook_threw", /log data\.f is a function/),
+    );
   });
 });
 
 describe("output limit", () => {
   const fill = LIMITS.outputBytes - JSON.stringify({ action: "continue", arguments: { s: "" } }).length;
   it(`a return value of ${LIMITS.outputBytes} bytes of JSON passes, one more fails`, async () => {
-    const atLimit = await runBefore(beforeCode(`return { action: "continue", arguments: { s: "x".repeat(${fill}) } };`));
+    const atLimit = await runBefore(
+      beforeCode(`return { action: "continue", arguments: { s: "x".repeat(${fill}) } };`),
+    );
     expect(new TextEncoder().encode(JSON.stringify(okValue(atLimit))).length).toBe(LIMITS.outputBytes);
-    const over = await runBefore(beforeCode(`return { action: "continue", arguments: { s: "x".repeat(${fill + 1}) } };`));
+    const over = await runBefore(
+      beforeCode(`return { action: "continue", arguments: { s: "x".repeat(${fill + 1}) } };`),
+    );
     expect(failureOf(over)).toEqual(failure("hook_output_too_large"));
   });
 
   it("multi-byte characters count as UTF-8 bytes", async () => {
-    const over = await runBefore(beforeCode(`return { action: "continue", arguments: { s: "é".repeat(${fill / 2}) + "x" } };`));
+    const over = await runBefore(
+      beforeCode(`return { action: "continue", arguments: { s: "é".repeat(${fill / 2}) + "x" } };`),
+    );
     expect(failureOf(over)).toEqual(failure("hook_output_too_large"));
   });
 });
 
 const loop = (n: number) => beforeCode(`let x = 0; for (let i = 0; i < ${n}; i++) x++; ${CONTINUE}`);
 const nest = (levels: number) =>
-  beforeCode(`let v = 1; for (let i = 0; i < ${levels}; i++) v = [v]; return { action: "continue", arguments: { v } };`);
+  beforeCode(
+    `let v = 1; for (let i = 0; i < ${levels}; i++) v = [v]; return { action: "continue", arguments: { v } };`,
+  );
 
 describe("fuel limit", () => {
   it("a loop costing just under the budget passes; just over fails with hook_timeout", async () => {
@@ -91,7 +125,11 @@ describe("fuel limit", () => {
 
 describe("stack limit", () => {
   it("moderate recursion passes; unbounded recursion fails with hook_stack_overflow", async () => {
-    expect(okValue(await runBefore(beforeCode(`const f = (n) => (n === 0 ? 0 : 1 + f(n - 1)); f(200); ${CONTINUE}`)))).toBeDefined();
+    expect(
+      okValue(
+        await runBefore(beforeCode(`const f = (n) => (n === 0 ? 0 : 1 + f(n - 1)); f(200); ${CONTINUE}`)),
+      ),
+    ).toBeDefined();
     const report = await runBefore(beforeCode(`const f = (n) => 1 + f(n + 1); f(0); ${CONTINUE}`));
     expect(failureOf(report)).toEqual(failure("hook_stack_overflow"));
     await expectNextCallHealthy();
@@ -112,14 +150,22 @@ describe("stack limit", () => {
 
   it("return values nest at most 64 levels", async () => {
     expect(okValue(await runBefore(nest(62)))).toBeDefined();
-    expect(failureOf(await runBefore(nest(63)))).toEqual(failure("hook_invalid_return", /nests deeper than 64/));
+    expect(failureOf(await runBefore(nest(63)))).toEqual(
+      failure("hook_invalid_return", /nests deeper than 64/),
+    );
   });
 });
 
 describe("memory limit", () => {
   it("a few megabytes are fine; exhausting the sandbox fails with hook_out_of_memory", async () => {
-    expect(okValue(await runBefore(beforeCode(`const a = new Uint8Array(4 * 1024 * 1024); a[1] = 1; ${CONTINUE}`)))).toBeDefined();
-    const report = await runBefore(beforeCode(`const keep = []; for (;;) keep.push(new Uint8Array(1 << 20)); ${CONTINUE}`));
+    expect(
+      okValue(
+        await runBefore(beforeCode(`const a = new Uint8Array(4 * 1024 * 1024); a[1] = 1; ${CONTINUE}`)),
+      ),
+    ).toBeDefined();
+    const report = await runBefore(
+      beforeCode(`const keep = []; for (;;) keep.push(new Uint8Array(1 << 20)); ${CONTINUE}`),
+    );
     expect(failureOf(report)).toEqual(failure("hook_out_of_memory"));
     await expectNextCallHealthy();
   });

@@ -1,7 +1,15 @@
 // Hooks may vandalise their own globals; the prelude's captured originals keep
 // output serialisation, outcome validation and the next call intact.
 import { describe, expect, it } from "vitest";
-import { beforeCode, CONTINUE, expectNextCallHealthy, okValue, runBefore, failure, failureOf } from "./helpers";
+import {
+  beforeCode,
+  CONTINUE,
+  expectNextCallHealthy,
+  okValue,
+  runBefore,
+  failure,
+  failureOf,
+} from "./helpers";
 
 const VANDALISM: Record<string, string> = {
   "JSON replaced": `JSON.stringify = () => '{"action":"reject"}'; JSON.parse = () => ({});`,
@@ -22,7 +30,9 @@ const VANDALISM: Record<string, string> = {
 describe("prototype and global tampering", () => {
   for (const [name, vandalism] of Object.entries(VANDALISM)) {
     it(`${name}: the stage still returns exactly what it built`, async () => {
-      const report = await runBefore(beforeCode(`${vandalism}\nreturn { action: "continue", arguments: { q: "kept" } };`));
+      const report = await runBefore(
+        beforeCode(`${vandalism}\nreturn { action: "continue", arguments: { q: "kept" } };`),
+      );
       expect(okValue(report)).toEqual({ action: "continue", arguments: { q: "kept" } });
       await expectNextCallHealthy();
     });
@@ -30,14 +40,22 @@ describe("prototype and global tampering", () => {
 
   it("index accessors on Array.prototype make the output refused, not rewritten", async () => {
     const report = await runBefore(
-      beforeCode(`for (let i = 0; i < 8; i++) Object.defineProperty(Array.prototype, i, { set() { throw new Error("x"); }, get() { return "evil"; } });\n${CONTINUE}`),
+      beforeCode(
+        `for (let i = 0; i < 8; i++) Object.defineProperty(Array.prototype, i, { set() { throw new Error("x"); }, get() { return "evil"; } });\n${CONTINUE}`,
+      ),
     );
-    expect(failureOf(report)).toEqual(failure("hook_invalid_return", /indexed properties on Array\.prototype/));
+    expect(failureOf(report)).toEqual(
+      failure("hook_invalid_return", /indexed properties on Array\.prototype/),
+    );
     await expectNextCallHealthy();
   });
 
   it("errors stay readable after Array.prototype is vandalised", async () => {
-    const report = await runBefore(beforeCode(`Object.defineProperty(Array.prototype, 0, { get() { return "evil"; } }); throw new TypeError("boom");`));
+    const report = await runBefore(
+      beforeCode(
+        `Object.defineProperty(Array.prototype, 0, { get() { return "evil"; } }); throw new TypeError("boom");`,
+      ),
+    );
     expect(failureOf(report)).toEqual(failure("hook_threw", /^TypeError: boom$/));
   });
 
@@ -48,26 +66,38 @@ describe("prototype and global tampering", () => {
   });
 
   it("a polluted Object.prototype.action does not count as the outcome's action", async () => {
-    const report = await runBefore(beforeCode(`Object.prototype.action = "continue"; return { arguments: {} };`));
+    const report = await runBefore(
+      beforeCode(`Object.prototype.action = "continue"; return { arguments: {} };`),
+    );
     expect(failureOf(report)).toEqual(failure("hook_invalid_return", /no string "action"/));
   });
 
   it("getters on the returned object are evaluated once like JSON data, not trusted", async () => {
-    const report = await runBefore(beforeCode(`let n = 0; return { get action() { return n++ === 0 ? "continue" : "reject"; }, arguments: {} };`));
+    const report = await runBefore(
+      beforeCode(
+        `let n = 0; return { get action() { return n++ === 0 ? "continue" : "reject"; }, arguments: {} };`,
+      ),
+    );
     expect(report.outcome.ok || report.outcome.error.code === "hook_invalid_return").toBe(true);
     await expectNextCallHealthy();
   });
 
   it("a Proxy as the return value cannot smuggle non-JSON past validation", async () => {
     const report = await runBefore(
-      beforeCode(`return new Proxy({}, { ownKeys: () => ["action", "arguments"], getOwnPropertyDescriptor: () => ({ value: 1, enumerable: true, configurable: true }), get: (t, k) => (k === "action" ? "continue" : undefined) });`),
+      beforeCode(
+        `return new Proxy({}, { ownKeys: () => ["action", "arguments"], getOwnPropertyDescriptor: () => ({ value: 1, enumerable: true, configurable: true }), get: (t, k) => (k === "action" ? "continue" : undefined) });`,
+      ),
     );
     expect(failureOf(report)).toEqual(failure("hook_invalid_return"));
     await expectNextCallHealthy();
   });
 
   it("logs still work after their arguments' prototypes are vandalised", async () => {
-    const report = await runBefore(beforeCode(`Object.prototype.toJSON = undefined; delete Object.prototype.toJSON; Array.prototype.join = null; context.log.info("ok", { a: [1] }); ${CONTINUE}`));
+    const report = await runBefore(
+      beforeCode(
+        `Object.prototype.toJSON = undefined; delete Object.prototype.toJSON; Array.prototype.join = null; context.log.info("ok", { a: [1] }); ${CONTINUE}`,
+      ),
+    );
     expect(okValue(report)).toBeDefined();
     expect(report.logs).toEqual([{ level: "info", message: "ok", data: { a: [1] } }]);
   });

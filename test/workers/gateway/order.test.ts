@@ -211,13 +211,15 @@ describe("step 3: upstream schema and size bound", () => {
     ]);
   });
 
-  it("the transformed call's size bound: exactly at the limit passes, one byte over is refused", async () => {
+  it("limit: upstreamArgumentsBytes — exactly at the limit passes, one byte over is refused", async () => {
     const g = await setup();
     const client = await connect(g);
     const envelope = JSON.stringify({ text: "" }).length;
-    const at = await callTool(client, "echo", { text: "x".repeat(LIMITS.outputBytes - envelope) });
+    const at = await callTool(client, "echo", { text: "x".repeat(LIMITS.upstreamArgumentsBytes - envelope) });
     expect(at.isError).toBeFalsy();
-    const over = await callTool(client, "echo", { text: "x".repeat(LIMITS.outputBytes - envelope + 1) });
+    const over = await callTool(client, "echo", {
+      text: "x".repeat(LIMITS.upstreamArgumentsBytes - envelope + 1),
+    });
     expect(refusalOf(over).code).toBe("call_too_large");
     expect(await g.upstream.calls()).toHaveLength(1);
   });
