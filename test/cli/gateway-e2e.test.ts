@@ -10,6 +10,7 @@ import { describe, expect, inject, it } from "vitest";
 
 const base = () => inject("serverUrl");
 
+// oxlint-disable-next-line typescript/no-unnecessary-type-parameters -- the caller names the JSON shape
 async function api<T = Record<string, unknown>>(
   key: string,
   method: string,
