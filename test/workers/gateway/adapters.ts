@@ -1,28 +1,7 @@
 // Adapter sources the gateway tests deploy.
 
 /** The seed's example adapter, for the upstream's `search_release_notes` tool ({ q } upstream). */
-export const SEED_ADAPTER = `
-export default defineToolAdapter<{ query: string }, { items: unknown[] }>({
-  apiVersion: "rayrun.hooks/v1",
-  publicContract: {
-    description: "Search public release notes",
-    inputSchema: {
-      type: "object",
-      properties: { query: { type: "string" } },
-      required: ["query"],
-      additionalProperties: false,
-    },
-  },
-  before({ arguments: args, context }) {
-    context.log.info("Preparing search", { query: args.query });
-    const prefix = typeof context.config.prefix === "string" ? context.config.prefix : "";
-    return { action: "continue", arguments: { q: prefix + args.query } };
-  },
-  after({ result }) {
-    return { action: "return", result: { items: result.items } };
-  },
-});
-`;
+export { SEED_ADAPTER } from "../api/compiler/fixtures";
 
 /** Rewrites echo's text with a suffix. */
 export const SUFFIX_ADAPTER = (suffix: string) => `
