@@ -1,7 +1,7 @@
 // Compile, test console, deployments, rollback, shadow and reset of a tool adapter.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { expectProblem, json } from "../../../helpers/api";
+import { createKey, createWorkspace, expectProblem, json } from "../../../helpers/api";
 import { SEED_ADAPTER } from "../compiler/fixtures";
 import { call, fixture, getHook, saveOk, type Fixture } from "./harness";
 
@@ -346,5 +346,48 @@ describe("limit: compilationsPerHour", () => {
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     // Another key of the same workspace has its own window.
     expect((await call("POST", `${f.hook}/compile`, { key: f.readKey })).status).toBe(403);
+  });
+});
+
+describe("deployment route access", () => {
+  /** [method, path suffix, body, scope it needs] */
+  const ROUTES: [string, string, unknown, "hooks:read" | "hooks:write"][] = [
+    ["POST", "/compile", undefined, "hooks:write"],
+    ["POST", "/test", { stage: "before", arguments: { text: "x" } }, "hooks:write"],
+    ["GET", "/types", undefined, "hooks:read"],
+    ["POST", "/deployments", { version: 1, channel: "active" }, "hooks:write"],
+    ["GET", "/revisions", undefined, "hooks:read"],
+    ["POST", "/rollback", { revision: "rev_x" }, "hooks:write"],
+    ["DELETE", "/shadow", undefined, "hooks:write"],
+    ["POST", "/reset", undefined, "hooks:write"],
+  ];
+
+  it("a key of another workspace is refused with 403 on every deployment route and changes nothing", async () => {
+    const f = await fixture();
+    await saveAndTest(f, ECHO_ADAPTER("1"));
+    const { revision } = await deploy(f, 1, "active");
+    const other = await createWorkspace("other");
+    const { key } = await createKey(other.uid, ["admin"]);
+    for (const [method, suffix, body] of ROUTES) {
+      await expectProblem(await call(method, `${f.hook}${suffix}`, { key, body }), 403, "forbidden");
+    }
+    const pointers = await env.WORKSPACE.getByName(f.ws).getPointers(`tool:${f.toolUid}`);
+    expect(pointers.active?.revisionId).toBe(revision.id);
+    const versions = await env.DB.prepare("select count(*) as n from hook_versions where workspace_uid = ?")
+      .bind(f.ws)
+      .first<{ n: number }>();
+    expect(versions?.n).toBe(1);
+  });
+
+  it("a hooks:read key reads but cannot compile, test, deploy, roll back, drop or reset", async () => {
+    const f = await fixture();
+    await saveAndTest(f, ECHO_ADAPTER("1"));
+    const statuses: number[] = [];
+    for (const [method, suffix, body] of ROUTES) {
+      const res = await call(method, `${f.hook}${suffix}`, { key: f.readKey, body });
+      statuses.push(res.status);
+      await res.body?.cancel();
+    }
+    expect(statuses).toEqual(ROUTES.map(([, , , scope]) => (scope === "hooks:write" ? 403 : 200)));
   });
 });
