@@ -2,16 +2,14 @@
 // revisions (their code lives in R2) and the history of pointer moves.
 // docs/storage.md says which store is the authority for each fact.
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { workspaces } from "./schema";
+import { workspaceRef } from "./columns";
 
 /** Test-console runs, stored with the version they ran (DESIGN §7). */
 export const hookTestRuns = sqliteTable(
   "hook_test_runs",
   {
     id: text("id").primaryKey(),
-    workspaceUid: text("workspace_uid")
-      .notNull()
-      .references(() => workspaces.uid),
+    workspaceUid: workspaceRef(),
     target: text("target").notNull(),
     generation: integer("generation").notNull(),
     version: integer("version").notNull(),
@@ -36,9 +34,7 @@ export const hookRevisions = sqliteTable(
   "hook_revisions",
   {
     id: text("id").primaryKey(),
-    workspaceUid: text("workspace_uid")
-      .notNull()
-      .references(() => workspaces.uid),
+    workspaceUid: workspaceRef(),
     target: text("target").notNull(),
     generation: integer("generation").notNull(),
     version: integer("version").notNull(),
@@ -78,9 +74,7 @@ export const hookPointerEvents = sqliteTable(
   "hook_pointer_events",
   {
     id: text("id").primaryKey(),
-    workspaceUid: text("workspace_uid")
-      .notNull()
-      .references(() => workspaces.uid),
+    workspaceUid: workspaceRef(),
     target: text("target").notNull(),
     channel: text("channel", { enum: ["active", "shadow"] }).notNull(),
     action: text("action", { enum: ["deploy", "rollback", "drop", "reset"] }).notNull(),

@@ -2,7 +2,8 @@
 // key names, per-tool gateway settings (risk, response projection), encrypted
 // workspace secrets and one-call approvals. Documented in docs/storage-gateway.md.
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { apiKeys, workspaces } from "./schema";
+import { workspaceRef } from "./columns";
+import { apiKeys } from "./schema";
 
 export const RISK_LEVELS = ["low", "medium", "high"] as const;
 export type RiskLevel = (typeof RISK_LEVELS)[number];
@@ -11,9 +12,7 @@ export type RiskLevel = (typeof RISK_LEVELS)[number];
 export const accessProfiles = sqliteTable(
   "access_profiles",
   {
-    workspaceUid: text("workspace_uid")
-      .notNull()
-      .references(() => workspaces.uid),
+    workspaceUid: workspaceRef(),
     name: text("name").notNull(),
     /** JSON array of public tool names or tool uids; null = every tool. */
     allowedTools: text("allowed_tools", { mode: "json" }).$type<string[]>(),
@@ -32,18 +31,14 @@ export const apiKeyProfiles = sqliteTable("api_key_profiles", {
   keyId: text("key_id")
     .primaryKey()
     .references(() => apiKeys.id),
-  workspaceUid: text("workspace_uid")
-    .notNull()
-    .references(() => workspaces.uid),
+  workspaceUid: workspaceRef(),
   profile: text("profile").notNull(),
 });
 
 /** Gateway settings of one tool; absent row = medium risk, no projection. */
 export const toolGatewaySettings = sqliteTable("tool_gateway_settings", {
   toolUid: text("tool_uid").primaryKey(),
-  workspaceUid: text("workspace_uid")
-    .notNull()
-    .references(() => workspaces.uid),
+  workspaceUid: workspaceRef(),
   risk: text("risk", { enum: RISK_LEVELS }),
   /** JSON array of JSON pointers kept from `structuredContent`; null = the whole result. */
   projection: text("projection", { mode: "json" }).$type<string[]>(),
@@ -55,9 +50,7 @@ export const toolGatewaySettings = sqliteTable("tool_gateway_settings", {
 export const workspaceSecrets = sqliteTable(
   "workspace_secrets",
   {
-    workspaceUid: text("workspace_uid")
-      .notNull()
-      .references(() => workspaces.uid),
+    workspaceUid: workspaceRef(),
     name: text("name").notNull(),
     /** base64 of AES-256-GCM ciphertext + tag; AAD binds it to workspace and name. */
     ciphertext: text("ciphertext").notNull(),
@@ -82,9 +75,7 @@ export const approvals = sqliteTable(
   "approvals",
   {
     id: text("id").primaryKey(),
-    workspaceUid: text("workspace_uid")
-      .notNull()
-      .references(() => workspaces.uid),
+    workspaceUid: workspaceRef(),
     toolUid: text("tool_uid").notNull(),
     toolName: text("tool_name").notNull(),
     /** Active revision whose `before` produced the call; null when no adapter was active. */

@@ -2,7 +2,7 @@
 // Re-exported from schema.ts; docs/storage-hooks.md documents every column and
 // which store is the authority for each fact.
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { workspaces } from "./schema";
+import { workspaceRef } from "./columns";
 
 /**
  * Immutable draft history. The draft of a target is its newest version in the
@@ -13,9 +13,7 @@ export const hookVersions = sqliteTable(
   "hook_versions",
   {
     id: text("id").primaryKey(),
-    workspaceUid: text("workspace_uid")
-      .notNull()
-      .references(() => workspaces.uid),
+    workspaceUid: workspaceRef(),
     /** `tool:<toolUid>` or `file:<path>`. */
     target: text("target").notNull(),
     generation: integer("generation").notNull(),
@@ -45,9 +43,7 @@ export const hookResetEvents = sqliteTable(
   "hook_reset_events",
   {
     id: text("id").primaryKey(),
-    workspaceUid: text("workspace_uid")
-      .notNull()
-      .references(() => workspaces.uid),
+    workspaceUid: workspaceRef(),
     target: text("target").notNull(),
     actor: text("actor").notNull(),
     /** ISO-8601 UTC. */

@@ -3,16 +3,14 @@
 import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { HookKind, RunChannel, RunDetails, RunOutcome, RunStage } from "../logs/types";
-import { workspaces } from "./schema";
+import { workspaceRef } from "./columns";
 
 export const hookRuns = sqliteTable(
   "hook_runs",
   {
     /** `log_…`: the run's own time (`at`) then random bits, so ids sort by run time. */
     id: text("id").primaryKey(),
-    workspaceUid: text("workspace_uid")
-      .notNull()
-      .references(() => workspaces.uid),
+    workspaceUid: workspaceRef(),
     kind: text("kind").$type<HookKind>().notNull(),
     /** `tool:<uid>` or `file:<path>`. */
     target: text("target").notNull(),

@@ -2,7 +2,7 @@
 // Documented in docs/storage-services.md.
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { workspaces } from "./schema";
+import { workspaceRef } from "./columns";
 
 const timestamp = (name: string) =>
   text(name)
@@ -24,9 +24,7 @@ export const services = sqliteTable(
   "services",
   {
     uid: text("uid").primaryKey(),
-    workspaceUid: text("workspace_uid")
-      .notNull()
-      .references(() => workspaces.uid),
+    workspaceUid: workspaceRef(),
     /** Unique among the workspace's live services; prefixes colliding tool names. */
     name: text("name").notNull(),
     url: text("url").notNull(),
@@ -53,9 +51,7 @@ export const tools = sqliteTable(
   "tools",
   {
     uid: text("uid").primaryKey(),
-    workspaceUid: text("workspace_uid")
-      .notNull()
-      .references(() => workspaces.uid),
+    workspaceUid: workspaceRef(),
     serviceUid: text("service_uid")
       .notNull()
       .references(() => services.uid),

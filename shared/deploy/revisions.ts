@@ -43,6 +43,9 @@ export const targetPrefix = (workspaceUid: string, target: string): string =>
 export const codeKey = (workspaceUid: string, target: string, codeHash: string): string =>
   `${targetPrefix(workspaceUid, target)}code/${codeHash}.js`;
 
+const ofTarget = (workspaceUid: string, target: string) =>
+  and(eq(hookRevisions.workspaceUid, workspaceUid), eq(hookRevisions.target, target));
+
 export interface NewRevision {
   workspaceUid: string;
   target: string;
@@ -69,8 +72,7 @@ export async function createOrReuseRevision(
 ): Promise<{ revision: RevisionRow; reused: boolean }> {
   const db = database(env.DB);
   const identity = and(
-    eq(hookRevisions.workspaceUid, r.workspaceUid),
-    eq(hookRevisions.target, r.target),
+    ofTarget(r.workspaceUid, r.target),
     eq(hookRevisions.generation, r.generation),
     eq(hookRevisions.version, r.version),
     eq(hookRevisions.codeHash, r.codeHash),
@@ -117,13 +119,7 @@ export function getRevision(db: D1Database, workspaceUid: string, target: string
   return database(db)
     .select()
     .from(hookRevisions)
-    .where(
-      and(
-        eq(hookRevisions.workspaceUid, workspaceUid),
-        eq(hookRevisions.target, target),
-        eq(hookRevisions.id, id),
-      ),
-    )
+    .where(and(ofTarget(workspaceUid, target), eq(hookRevisions.id, id)))
     .get();
 }
 
@@ -139,8 +135,7 @@ export function listRevisions(
     .from(hookRevisions)
     .where(
       and(
-        eq(hookRevisions.workspaceUid, workspaceUid),
-        eq(hookRevisions.target, target),
+        ofTarget(workspaceUid, target),
         eq(hookRevisions.generation, generation),
         page.cursor ? lt(hookRevisions.id, page.cursor) : undefined,
       ),
@@ -165,7 +160,7 @@ export async function deleteTargetRevisions(
   } while (cursor);
   const removed = await database(env.DB)
     .delete(hookRevisions)
-    .where(and(eq(hookRevisions.workspaceUid, workspaceUid), eq(hookRevisions.target, target)))
+    .where(ofTarget(workspaceUid, target))
     .returning({ id: hookRevisions.id })
     .all();
   return removed.length;

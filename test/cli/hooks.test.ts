@@ -12,11 +12,29 @@ const adapter = (suffix: string) => `export default defineToolAdapter({
 });
 `;
 
+/** A new workspace with the demo upstream registered and indexed, through the CLI with the bootstrap key. */
+function demoWorkspace(name: string) {
+  const ws = cli(["workspaces", "create", name, "--json"]).json<{ uid: string }>().uid;
+  const svc = cli([
+    "services",
+    "add",
+    "demo",
+    `${inject("upstreamUrl")}/${ws}/mcp`,
+    "--workspace",
+    ws,
+    "--json",
+  ]).json<{
+    uid: string;
+  }>().uid;
+  const refreshed = cli(["services", "refresh", svc, "--workspace", ws]).stdout;
+  return { ws, refreshed };
+}
+
 describe("rayrun hooks", () => {
   it("takes an adapter from draft to active, rolls back and resets", () => {
     const dir = mkdtempSync(join(tmpdir(), "rayrun-hooks-"));
     const file = join(dir, "adapter.ts");
-    const ws = cli(["workspaces", "create", "cli-hooks", "--json"]).json<{ uid: string }>().uid;
+    const { ws, refreshed } = demoWorkspace("cli-hooks");
     const key = cli([
       "keys",
       "create",
@@ -34,17 +52,7 @@ describe("rayrun hooks", () => {
       expect(res.code, `${args.join(" ")}\n${res.stderr}`).toBe(0);
       return res;
     };
-    // The workspace key has no admin scope: services are registered with the bootstrap key.
-    const svc = cli([
-      "services",
-      "add",
-      "demo",
-      `${inject("upstreamUrl")}/${ws}/mcp`,
-      "--workspace",
-      ws,
-      "--json",
-    ]).json<{ uid: string }>().uid;
-    expect(cli(["services", "refresh", svc, "--workspace", ws]).stdout).toContain("added 3");
+    expect(refreshed).toContain("added 3");
     expect(run("tools", "list").stdout).toMatch(/echo/);
 
     writeFileSync(file, adapter(" (v1)"));
@@ -104,17 +112,7 @@ describe("rayrun hooks", () => {
   });
 
   it("shows the problem code and exits 1 when a deploy is refused", () => {
-    const ws = cli(["workspaces", "create", "cli-refused", "--json"]).json<{ uid: string }>().uid;
-    const svc = cli([
-      "services",
-      "add",
-      "demo",
-      `${inject("upstreamUrl")}/${ws}/mcp`,
-      "--workspace",
-      ws,
-      "--json",
-    ]).json<{ uid: string }>().uid;
-    cli(["services", "refresh", svc, "--workspace", ws]);
+    const { ws } = demoWorkspace("cli-refused");
     const dir = mkdtempSync(join(tmpdir(), "rayrun-hooks-"));
     writeFileSync(join(dir, "a.ts"), adapter("!"));
     cli(["hooks", "save", "--tool", "echo", "--file", join(dir, "a.ts"), "--workspace", ws]);
