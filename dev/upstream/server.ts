@@ -23,6 +23,15 @@ interface UpstreamState {
   pageSize: number | null;
   /** How many more tools (`extra_0`, `extra_1`, …) to expose, to exercise large services. */
   extraTools: number;
+  /**
+   * How the transport runs: stateless JSON (the default), stateless answering
+   * with SSE, or stateful with session ids (sessions can be forgotten to
+   * exercise expiry).
+   */
+  mode: "stateless" | "sse" | "stateful";
+  sessions: Map<string, WebStandardStreamableHTTPServerTransport>;
+  /** Every JSON-RPC method posted, with the session id it carried. */
+  requests: { method: string; sessionId: string | null }[];
 }
 
 function buildServer(state: UpstreamState, authorization: string | null): McpServer {
@@ -100,7 +109,16 @@ export function createUpstreams() {
   const stateOf = (id: string) => {
     let state = states.get(id);
     if (!state) {
-      state = { variant: "v1", calls: [], hidden: new Set(), pageSize: null, extraTools: 0 };
+      state = {
+        variant: "v1",
+        calls: [],
+        hidden: new Set(),
+        pageSize: null,
+        extraTools: 0,
+        mode: "stateless",
+        sessions: new Map(),
+        requests: [],
+      };
       states.set(id, state);
     }
     return state;
@@ -130,21 +148,68 @@ export function createUpstreams() {
       state.extraTools = count;
       return Response.json({ count });
     }
+    if (action === "_requests") return Response.json(state.requests);
+    if (action === "_mode" && request.method === "POST") {
+      const { mode } = await readJson<{ mode: UpstreamState["mode"] }>(request);
+      state.mode = mode;
+      return Response.json({ mode });
+    }
+    if (action === "_forgetSessions" && request.method === "POST") {
+      state.sessions.clear();
+      return Response.json({ forgotten: true });
+    }
     if (action !== "mcp") return new Response("not found", { status: 404 });
+    if (request.method === "POST") request = await recordRequest(request, state);
     if (state.pageSize !== null && request.method === "POST")
       return paginated(request, state, state.pageSize);
     return serve(request, state);
   };
 }
 
+async function recordRequest(request: Request, state: UpstreamState): Promise<Request> {
+  const text = await request.text();
+  let method = "(unparsable)";
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (
+      typeof parsed === "object" &&
+      parsed !== null &&
+      "method" in parsed &&
+      typeof parsed.method === "string"
+    )
+      method = parsed.method;
+  } catch {
+    // recorded as unparsable
+  }
+  state.requests.push({ method, sessionId: request.headers.get("mcp-session-id") });
+  return new Request(request.url, { method: "POST", headers: request.headers, body: text });
+}
+
 async function serve(request: Request, state: UpstreamState): Promise<Response> {
+  if (state.mode === "stateful") return serveStateful(request, state);
   // Stateless: a fresh server per request, as a serverless upstream would run.
   const server = buildServer(state, request.headers.get("authorization"));
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
-    enableJsonResponse: true,
+    enableJsonResponse: state.mode === "stateless",
   });
   await server.connect(transport);
+  return transport.handleRequest(request);
+}
+
+/** A server per session, as a long-running upstream would keep; unknown sessions get the SDK's 404. */
+async function serveStateful(request: Request, state: UpstreamState): Promise<Response> {
+  const sessionId = request.headers.get("mcp-session-id");
+  const known = sessionId === null ? undefined : state.sessions.get(sessionId);
+  if (known) return known.handleRequest(request);
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: () => crypto.randomUUID(),
+    enableJsonResponse: true,
+    onsessioninitialized: (id) => {
+      state.sessions.set(id, transport);
+    },
+  });
+  await buildServer(state, request.headers.get("authorization")).connect(transport);
   return transport.handleRequest(request);
 }
 

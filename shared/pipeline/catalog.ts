@@ -1,8 +1,8 @@
 // What the gateway reads from D1 about tools: one call's tool (with its
 // service, gateway settings, sealed upstream secret and the access profiles in
 // force, read in parallel) and the list of exposed tools for `tools/list`.
-// Tool rows are read on every call, not cached: review state, removal and
-// access profiles take effect on the next call.
+// The isolate caches these reads by the workspace's catalog version
+// (catalog-cache.ts); every writer bumps the version after its D1 write.
 import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { DEFAULT_TOOL_RISK, profilesFromRows, profilesQuery, type AccessProfile } from "../access";
 import { database } from "../db/client";
@@ -18,13 +18,6 @@ export interface CatalogTool {
   projection: string[] | null;
   /** The sealed secret the service names, when it names one and it is set. */
   secret: SealedSecret | null;
-}
-
-export interface CallCatalog {
-  /** The live tool with this public name, or null. */
-  found: CatalogTool | null;
-  workspace: AccessProfile;
-  key: AccessProfile | null;
 }
 
 function toolQuery(db: D1Database) {
@@ -64,25 +57,6 @@ const catalogTool = (row: ToolJoinRow): CatalogTool => ({
       : null,
 });
 
-/** Everything step 1 needs for a call of `name`. */
-export async function loadCallCatalog(
-  db: D1Database,
-  workspaceUid: string,
-  name: string,
-  keyProfile: string,
-): Promise<CallCatalog> {
-  // Two statements in parallel (one round trip of latency). Not a D1 batch: batched
-  // results map columns by name, and the joined tables share column names.
-  const [toolRows, profileRows] = await Promise.all([
-    toolQuery(db)
-      .where(and(eq(tools.workspaceUid, workspaceUid), eq(tools.publicName, name)))
-      .all(),
-    profilesQuery(db, workspaceUid, keyProfile).all(),
-  ]);
-  const row = toolRows[0];
-  return { found: row ? catalogTool(row) : null, ...profilesFromRows(profileRows, keyProfile) };
-}
-
 /**
  * A tool that no longer has a public name because it was removed upstream or its
  * service was deleted, matched by the names it had (`tool` or `service__tool`).
@@ -107,23 +81,18 @@ export async function findUnavailableTool(db: D1Database, workspaceUid: string, 
     .get();
 }
 
-/** Every exposed tool of the workspace (present upstream, service live) and the profiles in force. */
-export async function loadListCatalog(
+/**
+ * Every tool of the workspace that has a public name (whatever its review or
+ * removal state) and the profiles in force: what the isolate caches.
+ */
+export async function loadNamedCatalog(
   db: D1Database,
   workspaceUid: string,
   keyProfile: string,
 ): Promise<{ tools: CatalogTool[]; workspace: AccessProfile; key: AccessProfile | null }> {
   const [toolRows, profileRows] = await Promise.all([
     toolQuery(db)
-      .where(
-        and(
-          eq(tools.workspaceUid, workspaceUid),
-          isNull(tools.removedAt),
-          sql`${tools.publicName} is not null`,
-          isNull(services.deletedAt),
-          eq(services.legacy, false),
-        ),
-      )
+      .where(and(eq(tools.workspaceUid, workspaceUid), sql`${tools.publicName} is not null`))
       .all(),
     profilesQuery(db, workspaceUid, keyProfile).all(),
   ]);
@@ -134,6 +103,10 @@ export async function loadListCatalog(
     ...profilesFromRows(profileRows, keyProfile),
   };
 }
+
+/** Whether `tools/list` shows the tool: present upstream and its service live. */
+export const isExposed = (entry: CatalogTool): boolean =>
+  entry.tool.removedAt === null && entry.service.deletedAt === null && !entry.service.legacy;
 
 /** A schema column: stored JSON objects (the index only writes JSON-Schema objects there). */
 const storedSchema = (schema: Record<string, unknown>): JsonObject => schema as JsonObject;

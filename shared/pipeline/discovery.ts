@@ -5,7 +5,8 @@ import { ToolSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { decideAccess } from "../access";
 import { isJsonObject } from "../json";
 import { toolTarget } from "../lifecycle/target";
-import { loadListCatalog, upstreamSchemas } from "./catalog";
+import { isExposed, upstreamSchemas } from "./catalog";
+import { workspaceCatalog } from "./catalog-cache";
 import { rememberPointers } from "./pointer-cache";
 import { revisionMeta } from "./revision-cache";
 import type { Caller, GatewayEnv } from "./tool-call";
@@ -17,14 +18,13 @@ export async function discoverTools(
   workspaceUid: string,
   caller: Caller,
 ): Promise<DiscoveryAnswer> {
-  const [catalog, view] = await Promise.all([
-    loadListCatalog(env.DB, workspaceUid, caller.profile),
-    env.WORKSPACE.getByName(workspaceUid).discoveryView(caller.keyId),
-  ]);
+  const view = await env.WORKSPACE.getByName(workspaceUid).discoveryView(caller.keyId);
   if (view.revoked) return { kind: "revoked" };
+  // Read after the view, so the copy is at least as new as the view's catalog version.
+  const catalog = await workspaceCatalog(env, workspaceUid, caller.profile, { version: view.catalog });
   const listed: Tool[] = [];
   await Promise.all(
-    catalog.tools.map(async (entry, index) => {
+    catalog.tools.filter(isExposed).map(async (entry, index) => {
       const { tool } = entry;
       const name = tool.publicName ?? tool.upstreamName;
       const decision = decideAccess(

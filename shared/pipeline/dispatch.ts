@@ -1,12 +1,27 @@
-// The one upstream `tools/call` of a dispatched call, with the official SDK
-// client. The bearer token comes from the workspace secret the service names;
-// it is added here, after every hook has run, and never reaches a hook.
-import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+// The one upstream `tools/call` of a dispatched call. The bearer token comes
+// from the workspace secret the service names; it is added here, after every
+// hook has run, and never reaches a hook.
+//
+// An upstream is initialized once per isolate (the MCP handshake: initialize +
+// notifications/initialized) and its session — the session id of a stateful
+// server, none for a stateless one — and negotiated protocol version are
+// reused, so a call costs a single POST. A remembered session the upstream no
+// longer knows (HTTP 404, or 400 from a server that became stateful) is
+// replaced by a fresh handshake and the call sent once more: the upstream
+// refused it at the transport, so it never ran.
+import {
+  CallToolResultSchema,
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type CallToolResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { JsonObject } from "../json";
-import { connectUpstream } from "../services/upstream";
+import { exchange, type ExchangeAnswer, type ExchangeTarget } from "../services/mcp-exchange";
+import { CLIENT_INFO } from "../services/upstream";
 
-/** Bound on one upstream call (connect + tools/call). */
+/** Bound on one upstream call (handshake when needed + tools/call). */
 export const UPSTREAM_CALL_TIMEOUT_MS = 60_000;
+const SESSION_ENTRIES = 1024;
 
 export type DispatchOutcome =
   | { kind: "result"; result: CallToolResult }
@@ -15,7 +30,91 @@ export type DispatchOutcome =
   /** The upstream could not be reached or answered unusably. */
   | { kind: "unavailable"; message: string };
 
+interface Session {
+  sessionId: string | null;
+  protocolVersion: string;
+}
+
+// Keyed by URL and token: a session belongs to the identity that opened it. The
+// token is already in this isolate's memory while calls run; it never leaves it.
+const sessions = new Map<string, Session>();
+
+/** For tests: forget every upstream session. */
+export function clearUpstreamSessions(): void {
+  sessions.clear();
+}
+
+function remember(key: string, session: Session): void {
+  sessions.delete(key);
+  sessions.set(key, session);
+  if (sessions.size > SESSION_ENTRIES) {
+    const oldest = sessions.keys().next();
+    if (!oldest.done) sessions.delete(oldest.value);
+  }
+}
+
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+let nextId = 1;
+
+async function handshake(
+  url: string,
+  bearerToken: string | null,
+  signal: AbortSignal,
+): Promise<Session | { failed: string }> {
+  const base: ExchangeTarget = { url, bearerToken, sessionId: null, protocolVersion: null };
+  const init = await exchange(
+    base,
+    {
+      method: "initialize",
+      id: nextId++,
+      params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO },
+    },
+    signal,
+  );
+  if (init.kind !== "result") return { failed: `initialize failed (${summary(init)})` };
+  const version = init.result.protocolVersion;
+  if (typeof version !== "string" || !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+    return { failed: `the upstream speaks an unsupported protocol version ${JSON.stringify(version)}` };
+  }
+  const session: Session = { sessionId: init.sessionId, protocolVersion: version };
+  const initialized = await exchange(
+    { ...base, ...session },
+    { method: "notifications/initialized" },
+    signal,
+  );
+  if (initialized.kind !== "accepted") return { failed: `initialized was refused (${summary(initialized)})` };
+  return session;
+}
+
+function summary(answer: ExchangeAnswer): string {
+  switch (answer.kind) {
+    case "http_error":
+      return `HTTP ${answer.status}`;
+    case "rpc_error":
+      return answer.message;
+    case "unusable":
+      return answer.message;
+    default:
+      return answer.kind;
+  }
+}
+
+function outcomeOf(answer: ExchangeAnswer): DispatchOutcome {
+  if (answer.kind === "rpc_error") {
+    const { kind: _kind, ...error } = answer;
+    return { kind: "rpc_error", ...error };
+  }
+  if (answer.kind !== "result") {
+    return { kind: "unavailable", message: `The upstream answered unusably: ${summary(answer)}` };
+  }
+  const parsed = CallToolResultSchema.safeParse(answer.result);
+  // The pre-2024 `{ toolResult }` shape has no content: unusable here.
+  if (!parsed.success || !Array.isArray(answer.result.content)) {
+    return { kind: "unavailable", message: "The upstream answered tools/call without valid content." };
+  }
+  return { kind: "result", result: parsed.data };
+}
 
 export async function dispatchToolCall(
   url: string,
@@ -23,33 +122,35 @@ export async function dispatchToolCall(
   args: JsonObject,
   bearerToken: string | null,
 ): Promise<DispatchOutcome> {
-  let client;
+  const key = `${url}\n${bearerToken ?? ""}`;
+  const signal = AbortSignal.timeout(UPSTREAM_CALL_TIMEOUT_MS);
   try {
-    client = await connectUpstream(url, { bearerToken });
-  } catch (error) {
-    return { kind: "unavailable", message: `The upstream could not be reached: ${describe(error)}` };
-  }
-  try {
-    const result = await client.callTool({ name: upstreamName, arguments: args }, undefined, {
-      timeout: UPSTREAM_CALL_TIMEOUT_MS,
-    });
-    // The SDK's type also admits the pre-2024 `{ toolResult }` shape; an upstream answering that is unusable.
-    if (!("content" in result) || !Array.isArray(result.content)) {
-      return { kind: "unavailable", message: "The upstream answered tools/call without content." };
-    }
-    const answer: CallToolResult = { ...result, content: result.content };
-    return { kind: "result", result: answer };
-  } catch (error) {
-    if (error instanceof McpError) {
-      // The SDK's own request timeout is an McpError too: not the upstream's word.
-      if (error.code === (ErrorCode.RequestTimeout as number)) {
-        return { kind: "unavailable", message: "The upstream did not answer in time." };
+    let session = sessions.get(key);
+    let remembered = session !== undefined;
+    for (;;) {
+      if (session === undefined) {
+        const opened = await handshake(url, bearerToken, signal);
+        if ("failed" in opened) {
+          return { kind: "unavailable", message: `The upstream could not be reached: ${opened.failed}` };
+        }
+        session = opened;
+        remember(key, session);
       }
-      const message = error.message.replace(/^MCP error -?\d+: /, "");
-      return { kind: "rpc_error", code: error.code, message, data: error.data };
+      const answer = await exchange(
+        { url, bearerToken, ...session },
+        { method: "tools/call", id: nextId++, params: { name: upstreamName, arguments: args } },
+        signal,
+      );
+      if (remembered && answer.kind === "http_error" && (answer.status === 404 || answer.status === 400)) {
+        sessions.delete(key);
+        session = undefined;
+        remembered = false;
+        continue;
+      }
+      return outcomeOf(answer);
     }
-    return { kind: "unavailable", message: `The upstream answered unusably: ${describe(error)}` };
-  } finally {
-    await client.close().catch(() => undefined);
+  } catch (error) {
+    if (signal.aborted) return { kind: "unavailable", message: "The upstream did not answer in time." };
+    return { kind: "unavailable", message: `The upstream could not be reached: ${describe(error)}` };
   }
 }

@@ -22,7 +22,8 @@ import type { RunRecord } from "../logs";
 import { warmAdapter } from "../sandbox";
 import { openSecret } from "../secrets";
 import { schemaFailure, type StepRun } from "./adapter-steps";
-import { findUnavailableTool, loadCallCatalog, upstreamSchemas, type CatalogTool } from "./catalog";
+import { findUnavailableTool, upstreamSchemas, type CatalogTool } from "./catalog";
+import { workspaceCatalog, type WorkspaceCatalog } from "./catalog-cache";
 import { dispatchToolCall } from "./dispatch";
 import { cachedPointers, rememberPointers } from "./pointer-cache";
 import { deferRecords, runRecord, stepRecord, type RecordScope } from "./records";
@@ -62,8 +63,14 @@ export type ToolCallAnswer =
 /** Test seams; never set in production. */
 export const pipelineFaults: { beforeDispatch?: (request: ToolCallRequest) => Promise<void> | void } = {};
 
+/** The call ran on an isolate copy of the catalog that turned out stale: run it again on a fresh read. */
+type StaleCatalog = { kind: "stale_catalog" };
+type Answer = ToolCallAnswer | StaleCatalog;
+const STALE_CATALOG: StaleCatalog = { kind: "stale_catalog" };
+
 interface CallState {
   env: GatewayEnv;
+  catalog: WorkspaceCatalog;
   ctx: Pick<ExecutionContext, "waitUntil">;
   req: ToolCallRequest;
   calledAt: string;
@@ -99,13 +106,29 @@ export async function handleToolCall(
   ctx: Pick<ExecutionContext, "waitUntil">,
   req: ToolCallRequest,
 ): Promise<ToolCallAnswer> {
-  const catalog = await loadCallCatalog(env.DB, req.workspaceUid, req.name, req.caller.profile);
-  if (catalog.found === null) return unavailableOrUnknown(env, ctx, req);
-  const found = catalog.found;
+  let catalog = await workspaceCatalog(env, req.workspaceUid, req.caller.profile);
+  for (;;) {
+    const answer = await handleWithCatalog(env, ctx, req, catalog);
+    if (answer.kind !== "stale_catalog") return answer;
+    catalog = await workspaceCatalog(env, req.workspaceUid, req.caller.profile, { reload: true });
+  }
+}
+
+async function handleWithCatalog(
+  env: GatewayEnv,
+  ctx: Pick<ExecutionContext, "waitUntil">,
+  req: ToolCallRequest,
+  catalog: WorkspaceCatalog,
+): Promise<Answer> {
+  const found = catalog.byName.get(req.name);
+  if (found === undefined) {
+    return catalog.fresh ? unavailableOrUnknown(env, ctx, req) : STALE_CATALOG;
+  }
   const { tool, service } = found;
   const target = toolTarget(tool.uid);
   const state: CallState = {
     env,
+    catalog,
     ctx,
     req,
     calledAt: new Date().toISOString(),
@@ -122,10 +145,13 @@ export async function handleToolCall(
     records: [],
     bearer: null,
   };
+  let answer: Answer | undefined;
   try {
-    return await runCall(state, catalog);
+    answer = await runCall(state);
+    return answer;
   } finally {
-    deferRecords(ctx, env, state.scope, state.records);
+    // A call re-run on a fresh catalog records only that run.
+    if (answer?.kind !== "stale_catalog") deferRecords(ctx, env, state.scope, state.records);
     // Refill the active adapter's pre-warmed sandboxes once the answer is ready (builds start on a later turn).
     const activeId = cachedPointers(req.workspaceUid, target)?.active?.revisionId;
     if (activeId)
@@ -172,22 +198,39 @@ async function unavailableOrUnknown(
   return result(refusal(meta));
 }
 
-async function runCall(
-  state: CallState,
-  catalog: Awaited<ReturnType<typeof loadCallCatalog>>,
-): Promise<ToolCallAnswer> {
-  const { env, req, found } = state;
+/**
+ * A refusal decided on an isolate copy of the catalog is answered only once
+ * the copy is confirmed current (refusals are rare; answering a stale one
+ * would outlive the change that lifted it).
+ */
+async function refuseOnCatalog(state: CallState, meta: RefusalMeta): Promise<Answer> {
+  return (await catalogCurrent(state)) ? refuse(state, meta, null) : STALE_CATALOG;
+}
+
+/** Whether the call's catalog is current: read for this call, or confirmed with one round trip. */
+async function catalogCurrent(state: CallState): Promise<boolean> {
+  if (state.catalog.fresh) return true;
+  const current = await state.env.WORKSPACE.getByName(state.req.workspaceUid).catalogVersion();
+  return current === state.catalog.version;
+}
+
+/** Whether a dispatch recheck shows the call ran on a stale isolate copy of the catalog. */
+const staleCatalog = (state: CallState, recheck: { catalog: number }): boolean =>
+  !state.catalog.fresh && recheck.catalog !== state.catalog.version;
+
+async function runCall(state: CallState): Promise<Answer> {
+  const { env, req, found, catalog } = state;
   const { tool, service } = found;
   const name = tool.publicName ?? tool.upstreamName;
 
   // 1) Access, decided on the public tool before any hook runs.
   if (tool.removedAt !== null || service.deletedAt !== null || service.legacy) {
     const reason = tool.removedAt !== null ? "tool_removed" : "service_deleted";
-    return refuse(
-      state,
-      { code: "tool_unavailable", reason, message: `Tool ${name} is not available.` },
-      null,
-    );
+    return refuseOnCatalog(state, {
+      code: "tool_unavailable",
+      reason,
+      message: `Tool ${name} is not available.`,
+    });
   }
   const access = decideAccess(
     { uid: tool.uid, publicName: name, risk: found.risk },
@@ -196,16 +239,12 @@ async function runCall(
     req.caller.profile,
   );
   if (!access.ok)
-    return refuse(state, { code: access.code, reason: access.reason, message: access.message }, null);
+    return refuseOnCatalog(state, { code: access.code, reason: access.reason, message: access.message });
   if (tool.reviewState === "review_required") {
-    return refuse(
-      state,
-      {
-        code: "review_required",
-        message: `The upstream changed the definition of ${name}; an administrator must accept it before it can be called.`,
-      },
-      null,
-    );
+    return refuseOnCatalog(state, {
+      code: "review_required",
+      message: `The upstream changed the definition of ${name}; an administrator must accept it before it can be called.`,
+    });
   }
   if (service.authorizationSecret !== null) {
     state.bearer = found.secret
@@ -217,14 +256,10 @@ async function runCall(
         )
       : null;
     if (state.bearer === null) {
-      return refuse(
-        state,
-        {
-          code: "upstream_unauthorized",
-          message: `The upstream of ${name} needs the workspace secret ${service.authorizationSecret}, which is not set.`,
-        },
-        null,
-      );
+      return refuseOnCatalog(state, {
+        code: "upstream_unauthorized",
+        message: `The upstream of ${name} needs the workspace secret ${service.authorizationSecret}, which is not set.`,
+      });
     }
   }
 
@@ -249,7 +284,7 @@ async function runCall(
   }
 }
 
-type Attempt = { kind: "stale"; pointers: Pointers } | { kind: "done"; answer: ToolCallAnswer };
+type Attempt = { kind: "stale"; pointers: Pointers } | { kind: "done"; answer: Answer };
 
 async function attemptCall(
   state: CallState,
@@ -335,6 +370,7 @@ async function attemptCall(
   await pipelineFaults.beforeDispatch?.(req);
   const recheck = await stub.recheckDispatch(state.target, activeId, req.caller.keyId);
   rememberPointers(req.workspaceUid, state.target, recheck.pointers);
+  if (staleCatalog(state, recheck)) return { kind: "done", answer: STALE_CATALOG };
   if (!recheck.ok) {
     if (recheck.code === "revision_changed" && !fresh) return { kind: "stale", pointers: recheck.pointers };
     const meta: RefusalMeta =
@@ -385,8 +421,10 @@ async function attemptCall(
 }
 
 /** A repeated call with an approval id: the stored transformed call, once, under the bound revision. */
-async function runApprovedCall(state: CallState, approvalId: string): Promise<ToolCallAnswer> {
+async function runApprovedCall(state: CallState, approvalId: string): Promise<Answer> {
   const { env, req, found } = state;
+  // Approved repeats are rare and consume their approval: confirm the catalog copy before, not after.
+  if (!(await catalogCurrent(state))) return STALE_CATALOG;
   const publicArgs: Json = req.arguments;
   const row = await getApproval(env.DB, req.workspaceUid, approvalId);
   const publicHash = await callHash(found.tool.uid, publicArgs);

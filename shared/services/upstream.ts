@@ -26,7 +26,7 @@ export interface UpstreamOptions {
   bearerToken?: string | null;
 }
 
-const CLIENT_INFO = { name: "rayrun-hooks", version: "1.0.0" };
+export const CLIENT_INFO = { name: "rayrun-hooks", version: "1.0.0" };
 
 /** A connected SDK client; always `close()` it. */
 export async function connectUpstream(url: string, options: UpstreamOptions = {}): Promise<Client> {

@@ -9,6 +9,8 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type CallToolRequest,
   type CallToolResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { APPROVAL_META_KEY } from "../../shared/approvals";
@@ -26,49 +28,101 @@ function withRequestId(result: CallToolResult, requestId: string): CallToolResul
   return { ...result, _meta: { ...result._meta, [REQUEST_ID_META_KEY]: requestId } };
 }
 
-function buildServer(
-  env: GatewayEnv,
-  ctx: Pick<ExecutionContext, "waitUntil">,
-  workspaceUid: string,
-  caller: Caller,
-): Server {
+type Scope = {
+  env: GatewayEnv;
+  ctx: Pick<ExecutionContext, "waitUntil">;
+  workspaceUid: string;
+  caller: Caller;
+};
+
+/** `tools/call` through the pipeline; tool-level refusals are results, the rest McpErrors. */
+async function callTool(scope: Scope, request: CallToolRequest): Promise<CallToolResult> {
+  const { env, ctx, workspaceUid, caller } = scope;
+  const { name } = request.params;
+  const given = parsedJson(request.params.arguments ?? {});
+  const args: JsonObject = isJsonObject(given) ? given : {};
+  const approval = request.params._meta?.[APPROVAL_META_KEY];
+  if (approval !== undefined && typeof approval !== "string") {
+    throw new McpError(ErrorCode.InvalidParams, `_meta["${APPROVAL_META_KEY}"] must be a string.`);
+  }
+  const requestId = crypto.randomUUID();
+  let answer;
+  try {
+    answer = await handleToolCall(env, ctx, {
+      workspaceUid,
+      name,
+      arguments: args,
+      approvalId: approval ?? null,
+      caller,
+      requestId,
+    });
+  } catch (error) {
+    console.error("tool call failed", { requestId, error: String(error) });
+    throw new McpError(ErrorCode.InternalError, `Internal error (request ${requestId}).`);
+  }
+  if (answer.kind === "unknown_tool") throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  if (answer.kind === "upstream_error") throw new McpError(answer.code, answer.message, answer.data);
+  return withRequestId(answer.result, requestId);
+}
+
+function buildServer(scope: Scope): Server {
   const server = new Server(SERVER_INFO, { capabilities: { tools: {} } });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const answer = await discoverTools(env, workspaceUid, caller);
+    const answer = await discoverTools(scope.env, scope.workspaceUid, scope.caller);
     if (answer.kind === "revoked")
       throw new McpError(ErrorCode.InvalidRequest, "The API key has been revoked.");
     return { tools: answer.tools };
   });
-
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const { name } = request.params;
-    const given = parsedJson(request.params.arguments ?? {});
-    const args: JsonObject = isJsonObject(given) ? given : {};
-    const approval = request.params._meta?.[APPROVAL_META_KEY];
-    if (approval !== undefined && typeof approval !== "string") {
-      throw new McpError(ErrorCode.InvalidParams, `_meta["${APPROVAL_META_KEY}"] must be a string.`);
-    }
-    const requestId = crypto.randomUUID();
-    let answer;
-    try {
-      answer = await handleToolCall(env, ctx, {
-        workspaceUid,
-        name,
-        arguments: args,
-        approvalId: approval ?? null,
-        caller,
-        requestId,
-      });
-    } catch (error) {
-      console.error("tool call failed", { requestId, error: String(error) });
-      throw new McpError(ErrorCode.InternalError, `Internal error (request ${requestId}).`);
-    }
-    if (answer.kind === "unknown_tool") throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-    if (answer.kind === "upstream_error") throw new McpError(answer.code, answer.message, answer.data);
-    return withRequestId(answer.result, requestId);
-  });
+  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(scope, request));
   return server;
+}
+
+/**
+ * The hot path without the SDK server: a single `tools/call` request answered
+ * as JSON is handled directly (building a Server and transport per request
+ * costs more than the rest of a pass-through call). Everything else —
+ * initialize, ping, tools/list, batches, SSE, malformed messages — goes through
+ * the SDK, which also owns every protocol error. Returns null to fall back.
+ */
+async function fastToolCall(scope: Scope, request: Request, message: unknown): Promise<Response | null> {
+  const version = request.headers.get("mcp-protocol-version");
+  if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;
+  const parsed = CallToolRequestSchema.safeParse(message);
+  if (!parsed.success) return null;
+  const id: unknown = (message as { id?: unknown }).id;
+  if (
+    (typeof id !== "string" && typeof id !== "number") ||
+    (message as { jsonrpc?: unknown }).jsonrpc !== "2.0"
+  )
+    return null;
+  try {
+    const result = await callTool(scope, parsed.data);
+    return Response.json({ jsonrpc: "2.0", id, result });
+  } catch (error) {
+    const rpc =
+      error instanceof McpError
+        ? {
+            code: error.code,
+            message: error.message,
+            ...(error.data === undefined ? {} : { data: error.data }),
+          }
+        : { code: ErrorCode.InternalError, message: "Internal error." };
+    return Response.json({ jsonrpc: "2.0", id, error: rpc });
+  }
+}
+
+/** The body's JSON, or undefined when it is not JSON (the SDK answers that); null when too large. */
+async function readMessage(request: Request): Promise<{ message: unknown } | null> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > LIMITS.requestBodyBytes) return null;
+  const text = await request.text();
+  if (new TextEncoder().encode(text).byteLength > LIMITS.requestBodyBytes) return null;
+  try {
+    return { message: JSON.parse(text) as unknown };
+  } catch {
+    return { message: undefined };
+  }
 }
 
 /**
@@ -93,16 +147,37 @@ export async function serveMcp(
   caller: Caller,
 ): Promise<Response> {
   const { json, accept } = negotiate(request.headers.get("accept"));
+  const scope: Scope = { env, ctx, workspaceUid, caller };
+  const type = (request.headers.get("content-type") ?? "").toLowerCase();
+  let parsedBody: unknown;
+  if (request.method === "POST" && type.includes("application/json")) {
+    const read = await readMessage(request);
+    if (read === null) {
+      return Response.json(
+        { jsonrpc: "2.0", id: null, error: { code: -32000, message: "Request body too large." } },
+        { status: 413 },
+      );
+    }
+    parsedBody = read.message;
+    if (json && parsedBody !== undefined) {
+      const fast = await fastToolCall(scope, request, parsedBody);
+      if (fast !== null) return fast;
+    }
+  }
   const headers = new Headers(request.headers);
   headers.set("accept", accept);
-  const server = buildServer(env, ctx, workspaceUid, caller);
+  const server = buildServer(scope);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: json,
     maxRequestBodySize: LIMITS.requestBodyBytes,
   });
   await server.connect(transport);
-  const response = await transport.handleRequest(new Request(request, { headers }));
+  const forwarded = new Request(request.url, { method: request.method, headers });
+  const response = await transport.handleRequest(
+    forwarded,
+    parsedBody === undefined ? undefined : { parsedBody },
+  );
   if (json) ctx.waitUntil(server.close().catch(() => undefined));
   return response;
 }

@@ -12,6 +12,12 @@ const initialize = {
   params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
 };
 
+type CallBody = { result: { _meta: Record<string, unknown> } };
+const withoutRequestId = (body: CallBody) => ({
+  ...body,
+  result: { ...body.result, _meta: { ...body.result._meta, "rayrun/requestId": "…" } },
+});
+
 describe("authentication", () => {
   it("a missing key is 401 problem+json", async () => {
     const g = await setup();
@@ -81,6 +87,39 @@ describe("protocol", () => {
     expect(await res.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 } });
     const invalid = await rawMcp(g, { hello: "world" });
     expect(await invalid.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 } });
+  });
+
+  it("tools/call answers the same as JSON (direct path) and as SSE (SDK path)", async () => {
+    const g = await setup();
+    const message = {
+      jsonrpc: "2.0",
+      id: "call-1",
+      method: "tools/call",
+      params: { name: "echo", arguments: { text: "same" } },
+    };
+    const asJson = await rawMcp(g, message);
+    expect(asJson.headers.get("content-type")).toContain("application/json");
+    const jsonBody = await asJson.json<CallBody>();
+    const asSse = await rawMcp(g, message, { headers: { accept: "text/event-stream" } });
+    expect(asSse.headers.get("content-type")).toContain("text/event-stream");
+    const event = (await asSse.text()).split("\n").find((line) => line.startsWith("data: "));
+    const sseBody = JSON.parse(event?.slice(6) ?? "null") as CallBody;
+    // Only the per-call request id differs.
+    expect(withoutRequestId(jsonBody)).toEqual(withoutRequestId(sseBody));
+    expect(jsonBody).toMatchObject({ id: "call-1", result: { content: [{ type: "text", text: "same" }] } });
+  });
+
+  it("a tools/call with invalid params or an unsupported protocol version gets the SDK's error", async () => {
+    const g = await setup();
+    const bad = await rawMcp(g, { jsonrpc: "2.0", id: 3, method: "tools/call", params: { arguments: {} } });
+    expect(await bad.json()).toMatchObject({ id: 3, error: { code: expect.any(Number) } });
+    const version = await rawMcp(
+      g,
+      { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "echo", arguments: { text: "x" } } },
+      { headers: { "mcp-protocol-version": "1999-01-01" } },
+    );
+    expect(version.status).toBe(400);
+    expect(await g.upstream.calls()).toEqual([]);
   });
 
   it("an unknown tool is a JSON-RPC error", async () => {

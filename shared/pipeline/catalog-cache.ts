@@ -1,0 +1,81 @@
+// The isolate's copy of what the gateway reads from D1 about a workspace's
+// tools, so a call needs no D1 read (DESIGN §2 "Hot path budget"). An entry is
+// tagged with the catalog version read from the WorkspaceObject *before* its
+// D1 read; writers bump that version after their D1 write, so an entry whose
+// tag still equals the object's version holds every completed write. Callers
+// compare tags in the round trip they make anyway (recheckDispatch,
+// discoveryView) and reload on a mismatch. The TTL only bounds how long a
+// writer that failed between its D1 write and its bump can leave a stale entry.
+import type { AccessProfile } from "../access";
+import { loadNamedCatalog, type CatalogTool } from "./catalog";
+
+export const CATALOG_CACHE_MS = 60_000;
+const CATALOG_CACHE_ENTRIES = 1024;
+
+export interface WorkspaceCatalog {
+  /** The catalog version this copy is at least as new as. */
+  version: number;
+  /** Whether it was read from D1 for this request (not an isolate copy). */
+  fresh: boolean;
+  byName: ReadonlyMap<string, CatalogTool>;
+  tools: readonly CatalogTool[];
+  workspace: AccessProfile;
+  key: AccessProfile | null;
+}
+
+interface Entry {
+  catalog: WorkspaceCatalog;
+  loadedAt: number;
+}
+
+type CatalogEnv = Pick<Env, "DB" | "WORKSPACE">;
+
+const cache = new Map<string, Entry>();
+const key = (workspaceUid: string, profile: string) => `${workspaceUid}\n${profile}`;
+
+/** For tests: forget every cached catalog. */
+export function clearCatalogCache(): void {
+  cache.clear();
+}
+
+/**
+ * The workspace's catalog as seen by a key with `profile`: the isolate's copy
+ * when it is young enough and (when `version` is given) at that version,
+ * otherwise read afresh.
+ */
+export async function workspaceCatalog(
+  env: CatalogEnv,
+  workspaceUid: string,
+  profile: string,
+  options: { version?: number; reload?: boolean } = {},
+): Promise<WorkspaceCatalog> {
+  const k = key(workspaceUid, profile);
+  const hit = cache.get(k);
+  if (
+    hit !== undefined &&
+    !options.reload &&
+    Date.now() - hit.loadedAt < CATALOG_CACHE_MS &&
+    (options.version === undefined || hit.catalog.version === options.version)
+  ) {
+    cache.delete(k);
+    cache.set(k, hit);
+    return { ...hit.catalog, fresh: false };
+  }
+  const version = options.version ?? (await env.WORKSPACE.getByName(workspaceUid).catalogVersion());
+  const loaded = await loadNamedCatalog(env.DB, workspaceUid, profile);
+  const catalog: WorkspaceCatalog = {
+    version,
+    fresh: true,
+    byName: new Map(loaded.tools.map((entry) => [entry.tool.publicName ?? "", entry])),
+    tools: loaded.tools,
+    workspace: loaded.workspace,
+    key: loaded.key,
+  };
+  cache.delete(k);
+  cache.set(k, { catalog, loadedAt: Date.now() });
+  if (cache.size > CATALOG_CACHE_ENTRIES) {
+    const oldest = cache.keys().next();
+    if (!oldest.done) cache.delete(oldest.value);
+  }
+  return catalog;
+}

@@ -1,0 +1,121 @@
+// One JSON-RPC exchange with an upstream over MCP Streamable HTTP: POST a
+// message, read the answer as JSON or from an SSE stream. Hand-written because
+// the SDK's client transport only works inside a connected `Client`, and a
+// connected client means a full initialize handshake per use — the hot path
+// needs a single POST per call (see dispatch.ts for the session cache).
+import { EventSourceParserStream } from "eventsource-parser/stream";
+import { JSONRPCErrorResponseSchema, JSONRPCResultResponseSchema } from "@modelcontextprotocol/sdk/types.js";
+
+export const SESSION_HEADER = "mcp-session-id";
+export const PROTOCOL_HEADER = "mcp-protocol-version";
+
+export interface ExchangeTarget {
+  url: string;
+  bearerToken: string | null;
+  sessionId: string | null;
+  /** Sent once negotiated (never on `initialize`). */
+  protocolVersion: string | null;
+}
+
+export type ExchangeAnswer =
+  | { kind: "result"; result: Record<string, unknown>; sessionId: string | null }
+  | { kind: "rpc_error"; code: number; message: string; data?: unknown }
+  /** Notifications: the upstream accepted it (202). */
+  | { kind: "accepted"; sessionId: string | null }
+  /** An HTTP-level refusal (e.g. 404 for an expired session). */
+  | { kind: "http_error"; status: number }
+  | { kind: "unusable"; message: string };
+
+function headersFor(target: ExchangeTarget): Headers {
+  const headers = new Headers({
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+  });
+  if (target.bearerToken) headers.set("authorization", `Bearer ${target.bearerToken}`);
+  if (target.sessionId) headers.set(SESSION_HEADER, target.sessionId);
+  if (target.protocolVersion) headers.set(PROTOCOL_HEADER, target.protocolVersion);
+  return headers;
+}
+
+function answerOf(message: unknown, id: number): ExchangeAnswer | null {
+  const result = JSONRPCResultResponseSchema.safeParse(message);
+  if (result.success)
+    return result.data.id === id ? { kind: "result", result: result.data.result, sessionId: null } : null;
+  const error = JSONRPCErrorResponseSchema.safeParse(message);
+  if (error.success && (error.data.id === id || error.data.id === undefined)) {
+    const { code, message: text, data } = error.data.error;
+    return { kind: "rpc_error", code, message: text, ...(data === undefined ? {} : { data }) };
+  }
+  return null;
+}
+
+/** The first SSE event that answers `id`; progress and other messages are skipped. */
+async function answerFromStream(body: ReadableStream<Uint8Array>, id: number): Promise<ExchangeAnswer> {
+  const events = body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
+  const reader = events.getReader();
+  try {
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) return { kind: "unusable", message: "the event stream ended without an answer" };
+      if (next.value.event !== undefined && next.value.event !== "message") continue;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(next.value.data);
+      } catch {
+        continue;
+      }
+      const answer = answerOf(parsed, id);
+      if (answer) return answer;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
+/** Posts one request (with `id`) or notification (without) and reads its answer. */
+export async function exchange(
+  target: ExchangeTarget,
+  message: { method: string; params?: Record<string, unknown>; id?: number },
+  signal: AbortSignal,
+): Promise<ExchangeAnswer> {
+  const response = await fetch(target.url, {
+    method: "POST",
+    headers: headersFor(target),
+    body: JSON.stringify({ jsonrpc: "2.0", ...message }),
+    signal,
+  });
+  const sessionId = response.headers.get(SESSION_HEADER);
+  const type = (response.headers.get("content-type") ?? "").toLowerCase();
+  if (message.id === undefined) {
+    await response.body?.cancel();
+    return response.ok ? { kind: "accepted", sessionId } : { kind: "http_error", status: response.status };
+  }
+  if (!response.ok && !type.includes("application/json")) {
+    await response.body?.cancel();
+    return { kind: "http_error", status: response.status };
+  }
+  let answer: ExchangeAnswer;
+  if (type.includes("text/event-stream") && response.body) {
+    answer = await answerFromStream(response.body, message.id);
+  } else if (type.includes("application/json")) {
+    let parsed: unknown;
+    try {
+      parsed = await response.json();
+    } catch {
+      return { kind: "unusable", message: "the answer is not JSON" };
+    }
+    // A batch answer to a single request carries one element.
+    const single = Array.isArray(parsed) ? (parsed as unknown[])[0] : parsed;
+    answer = answerOf(single, message.id) ?? {
+      kind: "unusable",
+      message: "the answer is not a JSON-RPC response",
+    };
+    if (answer.kind === "unusable" && !response.ok) return { kind: "http_error", status: response.status };
+  } else {
+    await response.body?.cancel();
+    return { kind: "unusable", message: `unexpected content type ${type || "(none)"}` };
+  }
+  // An HTTP error with a JSON-RPC body (e.g. the SDK's 400 "Server not initialized") is a transport refusal.
+  if (!response.ok) return { kind: "http_error", status: response.status };
+  return answer.kind === "result" ? { ...answer, sessionId } : answer;
+}

@@ -1,0 +1,106 @@
+// The upstream dispatch: one handshake per upstream and isolate, then a single
+// POST per call; expired sessions and SSE answers; errors mapped to outcomes.
+import { beforeEach, describe, expect, it } from "vitest";
+import { clearUpstreamSessions, dispatchToolCall } from "../../../shared/pipeline/dispatch";
+
+let counter = 0;
+const upstreamId = () => `dispatch-${Date.now()}-${counter++}`;
+const mcpUrl = (id: string) => `http://upstream.test/${id}/mcp`;
+
+async function control(id: string, action: string, body?: unknown): Promise<unknown> {
+  const response = await fetch(`http://upstream.test/${id}/${action}`, {
+    method: body === undefined ? "GET" : "POST",
+    ...(body === undefined
+      ? {}
+      : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }),
+  });
+  return response.json();
+}
+
+const methods = async (id: string) =>
+  ((await control(id, "_requests")) as { method: string; sessionId: string | null }[]).map((r) => r.method);
+
+beforeEach(() => clearUpstreamSessions());
+
+describe("dispatch", () => {
+  it("handshakes once per upstream, then sends each call as a single tools/call POST", async () => {
+    const id = upstreamId();
+    for (const text of ["one", "two", "three"]) {
+      const outcome = await dispatchToolCall(mcpUrl(id), "echo", { text }, null);
+      expect(outcome).toEqual({ kind: "result", result: { content: [{ type: "text", text }] } });
+    }
+    expect(await methods(id)).toEqual([
+      "initialize",
+      "notifications/initialized",
+      "tools/call",
+      "tools/call",
+      "tools/call",
+    ]);
+    expect(await control(id, "_calls")).toHaveLength(3);
+  });
+
+  it("keeps a stateful upstream's session and opens a new one when the upstream forgot it, running the call once", async () => {
+    const id = upstreamId();
+    await control(id, "_mode", { mode: "stateful" });
+    expect((await dispatchToolCall(mcpUrl(id), "echo", { text: "a" }, null)).kind).toBe("result");
+    expect((await dispatchToolCall(mcpUrl(id), "echo", { text: "b" }, null)).kind).toBe("result");
+    const first = (await control(id, "_requests")) as { method: string; sessionId: string | null }[];
+    expect(first.map((r) => r.method)).toEqual([
+      "initialize",
+      "notifications/initialized",
+      "tools/call",
+      "tools/call",
+    ]);
+    const session = first[2]?.sessionId;
+    expect(session).toEqual(expect.any(String));
+    expect(first[3]?.sessionId).toBe(session);
+
+    await control(id, "_forgetSessions", {});
+    expect(await dispatchToolCall(mcpUrl(id), "echo", { text: "c" }, null)).toEqual({
+      kind: "result",
+      result: { content: [{ type: "text", text: "c" }] },
+    });
+    const after = ((await control(id, "_requests")) as { method: string }[]).slice(4).map((r) => r.method);
+    expect(after).toEqual(["tools/call", "initialize", "notifications/initialized", "tools/call"]);
+    // The refused attempt never reached the tool: three calls ran, one per dispatch.
+    expect(((await control(id, "_calls")) as { arguments: unknown }[]).map((c) => c.arguments)).toEqual([
+      { text: "a" },
+      { text: "b" },
+      { text: "c" },
+    ]);
+  });
+
+  it("reads the answer from an SSE stream when the upstream answers with one", async () => {
+    const id = upstreamId();
+    await control(id, "_mode", { mode: "sse" });
+    const outcome = await dispatchToolCall(mcpUrl(id), "search_release_notes", { q: "x" }, null);
+    expect(outcome).toMatchObject({
+      kind: "result",
+      result: { structuredContent: { items: expect.any(Array) } },
+    });
+  });
+
+  it("keeps the upstream's own tool error as its result", async () => {
+    const id = upstreamId();
+    const outcome = await dispatchToolCall(mcpUrl(id), "always_fails", { reason: "r" }, null);
+    expect(outcome).toEqual({
+      kind: "result",
+      result: { isError: true, content: [{ type: "text", text: "upstream failure: r" }] },
+    });
+  });
+
+  it("sends the bearer token on every request", async () => {
+    const id = upstreamId();
+    await dispatchToolCall(mcpUrl(id), "echo", { text: "x" }, "secret-token");
+    const calls = (await control(id, "_calls")) as { authorization: string | null }[];
+    expect(calls[0]?.authorization).toBe("Bearer secret-token");
+  });
+
+  it("an unreachable upstream is unavailable", async () => {
+    const outcome = await dispatchToolCall("http://upstream.test/x/not-mcp", "echo", {}, null);
+    expect(outcome).toMatchObject({
+      kind: "unavailable",
+      message: expect.stringContaining("could not be reached"),
+    });
+  });
+});

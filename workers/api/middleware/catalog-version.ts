@@ -1,0 +1,28 @@
+// Bumps the workspace's catalog version after any write to what the gateway
+// caches about its tools (catalog-cache.ts): services, tools (review, settings),
+// access profiles and secrets. One middleware rather than a call in each
+// handler, so a new writer in these families cannot forget it. Hook lifecycle
+// routes under `/tools/{tool}/hook` change pointers, not the catalog.
+import { createMiddleware } from "hono/factory";
+import type { ApiEnv } from "../types";
+
+const CATALOG_FAMILIES = new Set(["services", "tools", "access-profiles", "secrets"]);
+
+/** `/v1/workspaces/{ws}/{family}/…` → the workspace when the path writes catalog data. */
+function catalogWorkspace(method: string, path: string): string | null {
+  if (method === "GET" || method === "HEAD" || method === "OPTIONS") return null;
+  const [, v1, workspaces, ws, family, , sub] = path.split("/");
+  if (v1 !== "v1" || workspaces !== "workspaces" || !ws || !family) return null;
+  if (!CATALOG_FAMILIES.has(family)) return null;
+  if (family === "tools" && sub === "hook") return null;
+  return decodeURIComponent(ws);
+}
+
+export const catalogVersion = createMiddleware<ApiEnv>(async (c, next) => {
+  const ws = catalogWorkspace(c.req.method, c.req.path);
+  await next();
+  // Refusals (4xx) change nothing stored; a 5xx may have written part of its change.
+  if (ws !== null && (c.res.status < 400 || c.res.status >= 500)) {
+    await c.env.WORKSPACE.getByName(ws).catalogChanged();
+  }
+});
