@@ -4,6 +4,7 @@ import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { CliError } from "./client.ts";
+import { files } from "./commands/files.ts";
 import { hooks } from "./commands/hooks.ts";
 import { keys, login, services, tools, use, workspaces } from "./commands/tenancy.ts";
 import { resolveSettings } from "./config.ts";
@@ -20,6 +21,7 @@ const COMMANDS: Record<string, Command | Record<string, Command>> = {
   services,
   tools,
   hooks,
+  files,
 };
 
 const USAGE = `rayrun — Rayrun Hooks CLI
@@ -40,6 +42,13 @@ Usage: rayrun <command> [subcommand] [args] [options]
   hooks rollback <revision> --tool T [--channel active|shadow]
   hooks logs [--tool T] [--stage S] [--outcome O] [--channel C] [--kind K] [--revision R]
              [--request-id ID] [--since ISO] [--until ISO] [--limit N] [--cursor C]
+  files list [--kind lib|plugin]     files show|history|revisions|export|reset|logs <path>
+  files save <path> --file F [--config FILE] [--note TEXT]
+  files diff|restore <path> <version>
+  files test <path> [--export NAME | --hook NAME] [--input JSON] [--version N]
+  files deploy <path> <version> --channel shadow|active
+  files rollback <path> <revision> [--channel active|shadow]
+  (a path is lib/<name>.ts|.js or plugins/<name>.ts|.js)
 
 Options: --url (RAYRUN_URL), --key (RAYRUN_KEY), --workspace (RAYRUN_WORKSPACE), --json, --yes
 Exit codes: 0 ok, 1 API or connection error (its code is printed), 2 usage error.`;
@@ -54,6 +63,9 @@ const OPTIONS = {
   note: { type: "string" },
   stage: { type: "string" },
   arguments: { type: "string" },
+  input: { type: "string" },
+  export: { type: "string" },
+  hook: { type: "string" },
   result: { type: "string" },
   version: { type: "string" },
   channel: { type: "string" },
@@ -104,7 +116,8 @@ export async function main(argv: string[]): Promise<number> {
   const ctx = new CommandContext(resolveSettings(values), out, values, args);
   try {
     await command(ctx);
-    return 0;
+    // A command that completed but reports a failure (a failed test run) set the exit code itself.
+    return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
     if (out.json)

@@ -152,6 +152,29 @@ export class WorkspaceState {
     );
   }
 
+  /**
+   * Targets starting with `prefix` that exist — a saved draft or a pointer —
+   * in target order, after `after` (exclusive), at most `limit`.
+   */
+  targetsWithPrefix(prefix: string, after: string, limit: number): string[] {
+    return this.sql
+      .exec<{ target: string }>(
+        `select target from (
+           select target from heads where version > 0
+           union
+           select target from pointers
+         )
+         where substr(target, 1, ?) = ? and target > ?
+         order by target limit ?`,
+        prefix.length,
+        prefix,
+        after,
+        limit,
+      )
+      .toArray()
+      .map((row) => row.target);
+  }
+
   deletePointer(target: string, channel: DeployChannel): void {
     this.sql.exec("delete from pointers where target = ? and channel = ?", target, channel);
   }

@@ -74,6 +74,25 @@ export class WorkspaceObject extends DurableObject<Env> {
   }
 
   /**
+   * Head and pointers of every existing target (a saved draft or a pointer)
+   * whose name starts with `prefix`, in target order after `after` (exclusive):
+   * one page of the workspace file list.
+   */
+  async listTargets(
+    workspaceUid: string,
+    prefix: string,
+    page: { after: string; limit: number },
+  ): Promise<{ target: string; head: Head; pointers: Pointers }[]> {
+    await this.#ready(workspaceUid);
+    const after = page.after < prefix ? prefix : page.after;
+    return this.#state.targetsWithPrefix(prefix, after, page.limit).map((target) => ({
+      target,
+      head: this.#view(this.#head(target)),
+      pointers: this.#state.pointers(target),
+    }));
+  }
+
+  /**
    * Saves a draft: If-Match against the head, identical content is a no-op, then the
    * hourly save quota and the history allowance, then the version row in D1, then
    * the head. Serialized per workspace.
@@ -305,10 +324,23 @@ export class WorkspaceObject extends DurableObject<Env> {
   ): Promise<DispatchRecheck> {
     await this.faults.beforeDispatchRecheck?.(target);
     const pointers = this.#state.pointers(target);
-    if (this.#revoked(keyId)) return { ok: false, code: "key_revoked", pointers };
+    const catalog = this.catalogVersion();
+    if (this.#revoked(keyId)) return { ok: false, code: "key_revoked", pointers, catalog };
     if ((pointers.active?.revisionId ?? null) !== expectedActive)
-      return { ok: false, code: "revision_changed", pointers };
-    return { ok: true, pointers };
+      return { ok: false, code: "revision_changed", pointers, catalog };
+    return { ok: true, pointers, catalog };
+  }
+
+  /** The workspace's catalog version (see DispatchRecheck). */
+  catalogVersion(): number {
+    return Number(this.#state.getMeta("catalog_version") ?? "0");
+  }
+
+  /** Called by every writer of catalog data, after its D1 write; returns the new version. */
+  catalogChanged(): number {
+    const next = this.catalogVersion() + 1;
+    this.#state.setMeta("catalog_version", String(next));
+    return next;
   }
 
   /** Revocation of `keyId` and every target's pointers, for `tools/list`. */
@@ -318,7 +350,7 @@ export class WorkspaceObject extends DurableObject<Env> {
       .exec<{ target: string }>("select distinct target from pointers")
       .toArray();
     for (const { target } of rows) pointers[target] = this.#state.pointers(target);
-    return { revoked: this.#revoked(keyId), pointers };
+    return { revoked: this.#revoked(keyId), pointers, catalog: this.catalogVersion() };
   }
 
   #revoked(keyId: string): boolean {

@@ -118,6 +118,7 @@ CREATE TABLE `hook_revisions` (
 	`compiled_bytes` integer NOT NULL,
 	`public_contract` text,
 	`stages` text NOT NULL,
+	`exports` text,
 	`config` text NOT NULL,
 	`definition_hash` text NOT NULL,
 	`actor` text NOT NULL,

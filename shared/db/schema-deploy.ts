@@ -13,8 +13,9 @@ export const hookTestRuns = sqliteTable(
     target: text("target").notNull(),
     generation: integer("generation").notNull(),
     version: integer("version").notNull(),
-    stage: text("stage", { enum: ["before", "after"] }).notNull(),
-    /** JSON text of `{ arguments?, result? }` the run was given. */
+    /** Tool adapters: `before` / `after`; workspace files: the export (lib) or hook (plugin) that ran. */
+    stage: text("stage").notNull(),
+    /** JSON text of what the run was given: `{ arguments?, result? }` (adapters), `{ input }` (files). */
     input: text("input").notNull(),
     /** JSON text of the run as the console answered it (outcome or failure, logs). */
     report: text("report").notNull(),
@@ -45,11 +46,16 @@ export const hookRevisions = sqliteTable(
     compiledBytes: integer("compiled_bytes").notNull(),
     /** JSON text: the publicContract extracted at compile time, or null. */
     publicContract: text("public_contract"),
-    /** JSON text: the stages the adapter defines. */
+    /** JSON text: the stages the adapter defines (`[]` for workspace files). */
     stages: text("stages").notNull(),
+    /**
+     * JSON text, workspace files only (null for tool adapters): a lib file's
+     * exported functions, or a plugin's hook names.
+     */
+    exports: text("exports"),
     /** JSON text of the non-secret config deployed with the revision. */
     config: text("config").notNull(),
-    /** The tool's accepted upstream definition hash the revision was compiled against. */
+    /** The tool's accepted upstream definition hash the revision was compiled against ("" for workspace files). */
     definitionHash: text("definition_hash").notNull(),
     actor: text("actor").notNull(),
     keyId: text("key_id").notNull(),

@@ -23,6 +23,33 @@ export interface RevisionView {
   createdAt: string;
 }
 
+/** A workspace file's revision: no contract, stages or upstream definition; the names it exports. */
+export interface FileRevisionView {
+  id: string;
+  version: number;
+  codeHash: string;
+  compiledBytes: number;
+  /** A lib file's exported functions, or a plugin's hook names. */
+  exports: string[];
+  config: JsonObject;
+  actor: string;
+  createdAt: string;
+}
+
+export const revisionExports = (row: RevisionRow): string[] =>
+  row.exports === null ? [] : (JSON.parse(row.exports) as string[]);
+
+export const fileRevisionView = (row: RevisionRow): FileRevisionView => ({
+  id: row.id,
+  version: row.version,
+  codeHash: row.codeHash,
+  compiledBytes: row.compiledBytes,
+  exports: revisionExports(row),
+  config: JSON.parse(row.config) as JsonObject,
+  actor: row.actor,
+  createdAt: row.createdAt,
+});
+
 export const revisionView = (row: RevisionRow): RevisionView => ({
   id: row.id,
   version: row.version,
@@ -55,7 +82,10 @@ export interface NewRevision {
   codeHash: string;
   publicContract: JsonObject | null;
   stages: AdapterStage[];
+  /** Workspace files: exported functions or plugin hooks; null for tool adapters. */
+  exports: string[] | null;
   config: JsonObject;
+  /** The tool's accepted upstream definition; "" for workspace files, which have none. */
   definitionHash: string;
   actor: string;
   keyId: string;
@@ -99,6 +129,7 @@ export async function createOrReuseRevision(
       compiledBytes: new TextEncoder().encode(r.code).length,
       publicContract: r.publicContract === null ? null : JSON.stringify(r.publicContract),
       stages: JSON.stringify(r.stages),
+      exports: r.exports === null ? null : JSON.stringify(r.exports),
       config: JSON.stringify(r.config),
       definitionHash: r.definitionHash,
       actor: r.actor,

@@ -237,15 +237,39 @@ export class Session {
 
   /** Calls the export at `path` with arguments built in the sandbox from `input`; returns the settled JSON. */
   async invoke(path: readonly string[], builder: string, input: Json, label: string): Promise<Json> {
-    const problem = this.callApiText("resolveExport", [JSON.stringify(path)]);
-    if (problem !== "") throw fail("hook_invalid_module", problem);
-    const returned = this.callApi("invoke", [builder, JSON.stringify(input)]);
-    const value = await this.settle(returned);
+    const value = await this.call(path, builder, input);
     try {
       return this.toJson(value, label, LIMITS.outputBytes);
     } finally {
       value.dispose();
     }
+  }
+
+  /**
+   * Like `invoke`, but a settled `undefined` is a value, not a failure: plugin
+   * hooks return nothing to mean "no change" (seed 003), and lambdas may too.
+   */
+  async invokeOptional(
+    path: readonly string[],
+    builder: string,
+    input: Json,
+    label: string,
+  ): Promise<Json | undefined> {
+    const value = await this.call(path, builder, input);
+    try {
+      if (this.context.typeof(value) === "undefined") return undefined;
+      return this.toJson(value, label, LIMITS.outputBytes);
+    } finally {
+      value.dispose();
+    }
+  }
+
+  /** Resolves the export, calls it and settles what it returned; the caller owns the handle. */
+  private async call(path: readonly string[], builder: string, input: Json): Promise<QuickJSHandle> {
+    const problem = this.callApiText("resolveExport", [JSON.stringify(path)]);
+    if (problem !== "") throw fail("hook_invalid_module", problem);
+    const returned = this.callApi("invoke", [builder, JSON.stringify(input)]);
+    return this.settle(returned);
   }
 
   /** Strict JSON of a sandbox value, bounded by `maxBytes` of UTF-8. */

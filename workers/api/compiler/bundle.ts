@@ -2,8 +2,10 @@
 // same source, so every diagnostic points into what the author wrote:
 //   1. an ESM bundle that resolves nothing (every import is an error with its
 //      position) and whose metafile lists the module's exports;
-//   2. the final IIFE, `globalThis.__rayrunModule.default` being the adapter,
-//      lowered to a target QuickJS runs.
+//   2. the final IIFE, `globalThis.__rayrunModule` being the module's exports
+//      (`.default` the adapter; a lib file's named functions; a plugin's
+//      default-exported object), lowered to a target QuickJS runs.
+// Tool adapters and workspace files differ only in the BundleMode.
 import type { BuildFailure, BuildOptions, Message, Plugin } from "esbuild-wasm";
 import { err, ok, type Result } from "../../../shared/result";
 import { diagnostic, esbuildPosition, locate, type Diagnostic, type DiagnosticCode } from "./diagnostics";
@@ -18,26 +20,37 @@ export const MODULE_GLOBAL = "__rayrunModule";
  * (a native spread over many properties is one unbounded step — DESIGN §3).
  */
 const TARGET = "es2017";
-const SOURCE_FILE = "hook.ts";
+
+/** What is being bundled: names in messages, the loader, and which exports the module may have. */
+export interface BundleMode {
+  /** Plural noun for messages: "tool adapters", "workspace files". */
+  what: string;
+  loader: "ts" | "js";
+  sourcefile: string;
+  /** Problems with the export names esbuild found (no positions in the metafile). */
+  checkExports(source: string, exports: string[]): Diagnostic[];
+}
+
+const NO_IMPORTS = "rayrun-no-imports";
 
 // No file system and no packages exist for a hook: any resolution is refused.
-const refuseImports: Plugin = {
-  name: "rayrun-no-imports",
+const refuseImports = (what: string): Plugin => ({
+  name: NO_IMPORTS,
   setup(build) {
     build.onResolve({ filter: /.*/ }, (args) => ({
-      errors: [{ text: `"${args.path}" cannot be imported: tool adapters cannot import modules` }],
+      errors: [{ text: `"${args.path}" cannot be imported: ${what} cannot import modules` }],
     }));
   },
-};
+});
 
-const shared = (source: string): BuildOptions => ({
-  stdin: { contents: source, loader: "ts", sourcefile: SOURCE_FILE },
+const shared = (source: string, mode: BundleMode): BuildOptions => ({
+  stdin: { contents: source, loader: mode.loader, sourcefile: mode.sourcefile },
   bundle: true,
   write: false,
   outdir: "out",
   platform: "neutral",
   logLevel: "silent",
-  plugins: [refuseImports],
+  plugins: [refuseImports(mode.what)],
   // Keep imports whose bindings are unused, so they are refused instead of silently dropped.
   tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true } },
 });
@@ -48,25 +61,24 @@ const IMPORT_MESSAGE_IDS = ["unsupported-require-call", "unsupported-dynamic-imp
 const isBuildFailure = (error: unknown): error is BuildFailure =>
   error instanceof Error && Array.isArray((error as Partial<BuildFailure>).errors);
 
-function toDiagnostics(messages: Message[], fallback: DiagnosticCode): Diagnostic[] {
+function toDiagnostics(messages: Message[], fallback: DiagnosticCode, what: string): Diagnostic[] {
   return messages.map((message) => {
-    const importRelated =
-      message.pluginName === refuseImports.name || IMPORT_MESSAGE_IDS.includes(message.id);
+    const importRelated = message.pluginName === NO_IMPORTS || IMPORT_MESSAGE_IDS.includes(message.id);
     const text = IMPORT_MESSAGE_IDS.includes(message.id)
-      ? `${message.text}: tool adapters cannot import or require modules`
+      ? `${message.text}: ${what} cannot import or require modules`
       : message.text;
     return diagnostic(importRelated ? "import_not_allowed" : fallback, text, esbuildPosition(message));
   });
 }
 
 /** The compiled script, or the diagnostics that prevent it. */
-export async function bundleAdapter(source: string): Promise<Result<string, Diagnostic[]>> {
+export async function bundleModule(source: string, mode: BundleMode): Promise<Result<string, Diagnostic[]>> {
   const esbuild = await loadEsbuild();
 
   let exports: string[];
   try {
     const checked = await esbuild.build({
-      ...shared(source),
+      ...shared(source, mode),
       format: "esm",
       target: "esnext",
       metafile: true,
@@ -74,15 +86,15 @@ export async function bundleAdapter(source: string): Promise<Result<string, Diag
     });
     exports = Object.values(checked.metafile.outputs)[0]?.exports ?? [];
   } catch (error) {
-    if (isBuildFailure(error)) return err(toDiagnostics(error.errors, "syntax_error"));
+    if (isBuildFailure(error)) return err(toDiagnostics(error.errors, "syntax_error", mode.what));
     throw error;
   }
-  const exportProblems = checkExports(source, exports);
+  const exportProblems = mode.checkExports(source, exports);
   if (exportProblems.length > 0) return err(exportProblems);
 
   try {
     const built = await esbuild.build({
-      ...shared(source),
+      ...shared(source, mode),
       format: "iife",
       globalName: MODULE_GLOBAL,
       target: TARGET,
@@ -93,12 +105,20 @@ export async function bundleAdapter(source: string): Promise<Result<string, Diag
     if (code === undefined) throw new Error("esbuild produced no output");
     return ok(code);
   } catch (error) {
-    if (isBuildFailure(error)) return err(toDiagnostics(error.errors, "unsupported_syntax"));
+    if (isBuildFailure(error)) return err(toDiagnostics(error.errors, "unsupported_syntax", mode.what));
     throw error;
   }
 }
 
-function checkExports(source: string, exports: string[]): Diagnostic[] {
+/** A tool adapter: `export default defineToolAdapter({ … })` and nothing else. */
+export const ADAPTER_MODE: BundleMode = {
+  what: "tool adapters",
+  loader: "ts",
+  sourcefile: "hook.ts",
+  checkExports: checkAdapterExports,
+};
+
+function checkAdapterExports(source: string, exports: string[]): Diagnostic[] {
   const problems: Diagnostic[] = [];
   const named = exports.filter((name) => name !== "default");
   if (named.length > 0) {

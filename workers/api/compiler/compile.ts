@@ -3,15 +3,14 @@
 // (syntax, imports, exports), size, then one evaluation in the sandbox.
 import type { PublicContract } from "../../../shared/hooks/public-contract";
 import { sha256Hex } from "../../../shared/hooks/canonical-json";
-import { utf8Bytes, type JsonObject } from "../../../shared/json";
-import { LIMITS } from "../../../shared/limits";
+import type { JsonObject } from "../../../shared/json";
 import { err, ok, type Result } from "../../../shared/result";
 import { inspectAdapter } from "../../../shared/sandbox";
 import type { AdapterDefinition, AdapterStage, SandboxError } from "../../../shared/sandbox/types";
-import { bundleAdapter } from "./bundle";
-import { checkConfig } from "./config";
+import { buildModule, withConfig } from "./build";
+import { ADAPTER_MODE } from "./bundle";
 import { checkDefinition, evaluationDiagnostic } from "./definition";
-import { diagnostic, type Diagnostic } from "./diagnostics";
+import type { Diagnostic } from "./diagnostics";
 
 export interface CompileInput {
   source: string;
@@ -41,38 +40,14 @@ export async function compileToolAdapter(
   input: CompileInput,
   dependencies: CompileDependencies = defaults,
 ): Promise<Result<CompiledAdapter, Diagnostic[]>> {
-  const config = checkConfig(input.config);
-  // Config problems are independent of the source: report them together with the source's.
-  const configProblems = config.ok ? [] : config.error;
-  const fail = (problems: Diagnostic[]) => err([...configProblems, ...problems]);
-
-  const sourceBytes = utf8Bytes(input.source);
-  if (sourceBytes > LIMITS.sourceBytes) {
-    return fail([
-      diagnostic(
-        "source_too_large",
-        `source is ${sourceBytes} bytes; the limit is ${LIMITS.sourceBytes} bytes`,
-      ),
-    ]);
-  }
-
-  const bundled = await bundleAdapter(input.source);
-  if (!bundled.ok) return fail(bundled.error);
-  const code = bundled.value;
-  const compiledBytes = utf8Bytes(code);
-  if (compiledBytes > LIMITS.compiledBytes) {
-    return fail([
-      diagnostic(
-        "compiled_too_large",
-        `compiled JavaScript is ${compiledBytes} bytes; the limit is ${LIMITS.compiledBytes} bytes`,
-      ),
-    ]);
-  }
+  const { config, bundle } = await buildModule(input, ADAPTER_MODE);
+  if (!bundle.ok) return withConfig(config, bundle.error);
+  const { code, compiledBytes } = bundle.value;
 
   const inspected = await dependencies.inspect(code);
-  if (!inspected.ok) return fail([evaluationDiagnostic(inspected.error, input.source)]);
+  if (!inspected.ok) return withConfig(config, [evaluationDiagnostic(inspected.error, input.source)]);
   const definition = checkDefinition(inspected.value, input.source);
-  if (!definition.ok) return fail(definition.error);
+  if (!definition.ok) return withConfig(config, definition.error);
   if (!config.ok) return err(config.error);
 
   return ok({

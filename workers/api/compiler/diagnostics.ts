@@ -17,7 +17,13 @@ export type DiagnosticCode =
   | "source_too_large"
   | "compiled_too_large"
   | "config_too_large"
-  | "config_not_object";
+  | "config_not_object"
+  // Workspace files (lib/…, plugins/…):
+  | "missing_export"
+  | "invalid_plugin"
+  | "unknown_plugin_hook"
+  | "invalid_plugin_hook"
+  | "missing_plugin_hook";
 
 export interface Diagnostic {
   code: DiagnosticCode;

@@ -5,3 +5,5 @@ export type { CompileDependencies, CompileInput, CompiledAdapter } from "./compi
 export type { Diagnostic, DiagnosticCode } from "./diagnostics";
 export { API_VERSION } from "./definition";
 export { MODULE_GLOBAL } from "./bundle";
+export { compileWorkspaceFile } from "./file";
+export type { CompiledFile, FileCompileDependencies } from "./file";

@@ -1,5 +1,8 @@
-// Compile, test, deploy, roll back and reset one tool's adapter:
-// `…/tools/{tool}/hook/{compile,test,types,deployments,revisions,rollback,shadow,reset}`.
+// Compile, deploy, roll back and reset one lifecycle target:
+// `…/{compile,deployments,revisions,rollback,shadow,reset}` under the target's
+// base path. Generic over a resolver like lifecycleRoutes: tool adapters
+// (tool-deployments.ts, which adds `/test` and `/types`) and workspace files
+// (files.ts, which adds its own `/test`) mount the same routes.
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
@@ -10,45 +13,25 @@ import {
   deleteTargetRevisions,
   getRevision,
   listRevisions,
-  revisionView,
+  type RevisionRow,
 } from "../../../shared/deploy/revisions";
-import { deleteTargetDeployHistory, isTested, recordTestRun } from "../../../shared/deploy/test-runs";
-import { generateAdapterTypes } from "../../../shared/hooks";
+import { deleteTargetDeployHistory, isTested } from "../../../shared/deploy/test-runs";
 import { ProblemException } from "../../../shared/http/problem";
 import { newId } from "../../../shared/ids";
 import type { JsonObject } from "../../../shared/json";
 import { parseConfig } from "../../../shared/lifecycle/draft";
 import { DEPLOY_CHANNELS, type DeployChannel, type Pointer } from "../../../shared/lifecycle/pointers";
-import { toolTarget } from "../../../shared/lifecycle/target";
+import type { Target } from "../../../shared/lifecycle/target";
 import { deleteTargetVersions, getVersion, recordResetEvent } from "../../../shared/lifecycle/versions";
-import { runAdapterStep } from "../../../shared/pipeline/adapter-steps";
-import { findTool } from "../../../shared/services/store";
-import { compileToolAdapter } from "../compiler";
+import type { Result } from "../../../shared/result";
+import type { AdapterStage } from "../../../shared/sandbox/types";
+import type { Diagnostic } from "../compiler";
 import { requireScope } from "../middleware/auth";
 import { jsonBody } from "../middleware/json-body";
 import { pageQuery } from "../middleware/page";
 import { chargeCompilation } from "../middleware/quota";
 import type { ApiEnv } from "../types";
-import { pointerView } from "./hooks";
-import { refuseDeleted, requireWorkspace } from "./services";
-
-const HOOK = "/workspaces/:ws/tools/:tool/hook";
-
-export const TestRequest = z
-  .object({
-    stage: z.enum(["before", "after"]),
-    arguments: z.json().optional().describe("Public arguments (before), or the call's arguments (after)"),
-    result: z
-      .json()
-      .optional()
-      .describe("Mock upstream result for the after stage; the upstream is never called"),
-    version: z.number().int().min(1).optional().describe("The version to test; the draft's when omitted"),
-  })
-  .strict()
-  .refine((b) => b.stage !== "after" || b.result !== undefined, {
-    message: "The after stage needs a mock `result`.",
-    path: ["result"],
-  });
+import { pointerView, type ResolvedTarget } from "./hooks";
 
 export const DeployRequest = z
   .object({ version: z.number().int().min(1), channel: z.enum(DEPLOY_CHANNELS) })
@@ -58,49 +41,61 @@ export const RollbackRequest = z
   .object({ revision: z.string().min(1).max(64), channel: z.enum(DEPLOY_CHANNELS).default("active") })
   .strict();
 
-/** The tool, its service and the lifecycle state its routes act on. */
-async function toolHook(c: Context<ApiEnv>) {
-  const ws = c.req.param("ws") ?? "";
-  const toolUid = c.req.param("tool") ?? "";
-  const db = database(c.env.DB);
-  await requireWorkspace(db, ws);
-  const found = await findTool(db, ws, toolUid);
-  if (!found)
-    throw new ProblemException({ code: "not_found", detail: `No tool ${toolUid} in this workspace.` });
-  const target = toolTarget(toolUid);
-  const stub = c.env.WORKSPACE.getByName(ws);
-  return { ws, target, stub, ...found };
+/** What compiling a version yields: everything its revision stores, and the compile route's answer. */
+export interface CompiledRevision {
+  code: string;
+  hash: string;
+  compiledBytes: number;
+  config: JsonObject;
+  publicContract: JsonObject | null;
+  stages: AdapterStage[];
+  /** Workspace files: exported functions or plugin hooks; null for tool adapters. */
+  exports: string[] | null;
+  /** What `POST …/compile` answers besides `version`. */
+  summary: object;
 }
 
-type ToolHook = Awaited<ReturnType<typeof toolHook>>;
-
-/** Refuses changes to the live deployment of a tool whose service is gone or whose definition awaits review. */
-function refuseDeploy(h: ToolHook, action: string) {
-  refuseDeleted(h.service, action);
-  if (h.tool.removedAt !== null) {
-    throw new ProblemException({
-      code: "conflict",
-      detail: `The upstream no longer offers this tool; it cannot ${action}.`,
-    });
-  }
+/** A lifecycle target as the deployment routes see it: its kind's compiler and rules. */
+export interface DeployTarget extends ResolvedTarget {
+  compile(source: string, config: JsonObject): Promise<Result<CompiledRevision, Diagnostic[]>>;
+  /** The upstream definition a revision is compiled against; "" for targets without one. */
+  definitionHash: string;
+  /** Throws the problem that refuses moving this target's pointers, or does nothing. */
+  refuseDeploy(action: string): void;
+  /** A revision as the routes answer it. */
+  revisionView(row: RevisionRow): object;
 }
+
+type DeployResolver = (c: Context<ApiEnv>) => Promise<DeployTarget>;
+
+const stubOf = (c: Context<ApiEnv>, t: { workspaceUid: string }) => c.env.WORKSPACE.getByName(t.workspaceUid);
 
 /** A stored version of the current generation (the draft's when `version` is absent). */
-async function loadVersion(c: Context<ApiEnv>, h: ToolHook, version?: number) {
-  const head = await h.stub.getHead(h.ws, h.target);
+export async function loadVersion(
+  c: Context<ApiEnv>,
+  t: { workspaceUid: string; target: Target },
+  version?: number,
+) {
+  const head = await stubOf(c, t).getHead(t.workspaceUid, t.target);
   const number = version ?? head.version;
   if (number === 0) {
     throw new ProblemException({ code: "conflict", detail: "Nothing is saved yet: save a draft first." });
   }
   const row =
-    number > head.version ? null : await getVersion(c.env.DB, h.ws, h.target, head.generation, number);
+    number > head.version
+      ? null
+      : await getVersion(c.env.DB, t.workspaceUid, t.target, head.generation, number);
   if (!row) throw new ProblemException({ code: "not_found", detail: `Version ${number} does not exist.` });
   return { head, row, config: parseConfig(row.config) };
 }
 
-async function compileVersion(c: Context<ApiEnv>, source: string, config: JsonObject) {
+/** Charges the caller's compilation quota (attempts count), then compiles; diagnostics answer 422. */
+export async function compileVersion<T>(
+  c: Context<ApiEnv>,
+  compile: () => Promise<Result<T, Diagnostic[]>>,
+): Promise<T> {
   await chargeCompilation(c);
-  const compiled = await compileToolAdapter({ source, config });
+  const compiled = await compile();
   if (!compiled.ok) {
     throw new ProblemException({
       code: "compile_failed",
@@ -113,7 +108,7 @@ async function compileVersion(c: Context<ApiEnv>, source: string, config: JsonOb
 
 async function recordPointerEvent(
   c: Context<ApiEnv>,
-  h: ToolHook,
+  t: DeployTarget,
   event: {
     channel: DeployChannel;
     action: "deploy" | "rollback" | "drop";
@@ -125,8 +120,8 @@ async function recordPointerEvent(
     .insert(hookPointerEvents)
     .values({
       id: newId("ptr"),
-      workspaceUid: h.ws,
-      target: h.target,
+      workspaceUid: t.workspaceUid,
+      target: t.target,
       channel: event.channel,
       action: event.action,
       revisionId: event.revisionId,
@@ -139,12 +134,12 @@ async function recordPointerEvent(
 /** Moves a pointer in the WorkspaceObject, which refuses it past the deployed-code allowance. */
 async function movePointer(
   c: Context<ApiEnv>,
-  h: ToolHook,
+  t: DeployTarget,
   channel: DeployChannel,
   revisionId: string,
   bytes: number,
 ) {
-  const moved = await h.stub.setPointer(h.target, channel, revisionId, bytes, Date.now());
+  const moved = await stubOf(c, t).setPointer(t.target, channel, revisionId, bytes, Date.now());
   if (!moved.ok) {
     throw new ProblemException({
       code: "allowance_exceeded",
@@ -155,182 +150,145 @@ async function movePointer(
   return moved;
 }
 
-export const deploymentRoutes = new Hono<ApiEnv>()
-  .post(`${HOOK}/compile`, requireScope("hooks:write"), async (c) => {
-    const h = await toolHook(c);
-    const { row, config } = await loadVersion(c, h);
-    const compiled = await compileVersion(c, row.source, config);
-    const { publicContract, compiledBytes, hash, stages } = compiled;
-    return c.json({ version: row.number, publicContract, compiledBytes, hash, stages });
-  })
+/** The compile/deploy/rollback/reset routes for one kind of target, mounted under its base path. */
+export function deploymentRoutes(resolve: DeployResolver) {
+  return new Hono<ApiEnv>()
+    .post("/compile", requireScope("hooks:write"), async (c) => {
+      const t = await resolve(c);
+      const { row, config } = await loadVersion(c, t);
+      const compiled = await compileVersion(c, () => t.compile(row.source, config));
+      return c.json({ version: row.number, ...compiled.summary });
+    })
 
-  .get(`${HOOK}/types`, requireScope("hooks:read"), async (c) => {
-    const h = await toolHook(c);
-    const declarations = generateAdapterTypes({
-      inputSchema: h.tool.inputSchema,
-      outputSchema: h.tool.outputSchema ?? undefined,
-      toolName: h.tool.publicName ?? h.tool.upstreamName,
-    });
-    return c.body(declarations, 200, { "content-type": "application/typescript; charset=utf-8" });
-  })
-
-  .post(`${HOOK}/test`, requireScope("hooks:write"), ...jsonBody(TestRequest), async (c) => {
-    const body = c.req.valid("json");
-    const h = await toolHook(c);
-    const { head, row, config } = await loadVersion(c, h, body.version);
-    const adapter = await compileVersion(c, row.source, config);
-    const principal = c.get("principal");
-    // The tool's real context values; the upstream is never contacted (after uses the mock result).
-    const run = await runAdapterStep({
-      adapter,
-      stage: body.stage,
-      upstream: {
-        inputSchema: h.tool.inputSchema as JsonObject,
-        ...(h.tool.outputSchema ? { outputSchema: h.tool.outputSchema as JsonObject } : {}),
-      },
-      ...(body.arguments === undefined ? {} : { arguments: body.arguments }),
-      ...(body.result === undefined ? {} : { result: body.result }),
-      context: {
-        calledAt: new Date().toISOString(),
-        requestId: crypto.randomUUID(),
-        workspaceUid: h.ws,
-        connectionId: h.service.uid,
-        toolUid: h.tool.uid,
-        toolName: h.tool.publicName ?? h.tool.upstreamName,
-        config,
-      },
-    });
-    const id = await recordTestRun(c.env.DB, {
-      workspaceUid: h.ws,
-      target: h.target,
-      generation: head.generation,
-      version: row.number,
-      input: {
-        ...(body.arguments === undefined ? {} : { arguments: body.arguments }),
-        ...(body.result === undefined ? {} : { result: body.result }),
-      },
-      run,
-      actor: principal.actor,
-      keyId: principal.keyId,
-    });
-    return c.json({ id, version: row.number, ...run });
-  })
-
-  .post(`${HOOK}/deployments`, requireScope("hooks:write"), ...jsonBody(DeployRequest), async (c) => {
-    const { version, channel } = c.req.valid("json");
-    const h = await toolHook(c);
-    refuseDeploy(h, "be deployed");
-    const { head, row, config } = await loadVersion(c, h, version);
-    if (!(await isTested(c.env.DB, h.ws, h.target, head.generation, row.number))) {
-      throw new ProblemException({
-        code: "not_tested",
-        detail: `Version ${row.number} has no successful test run; run POST …/hook/test with version ${row.number} first.`,
-        extensions: { version: row.number },
+    .post("/deployments", requireScope("hooks:write"), ...jsonBody(DeployRequest), async (c) => {
+      const { version, channel } = c.req.valid("json");
+      const t = await resolve(c);
+      t.refuseDeploy("be deployed");
+      const { head, row, config } = await loadVersion(c, t, version);
+      if (!(await isTested(c.env.DB, t.workspaceUid, t.target, head.generation, row.number))) {
+        throw new ProblemException({
+          code: "not_tested",
+          detail: `Version ${row.number} has no successful test run; run POST …/test with version ${row.number} first.`,
+          extensions: { version: row.number },
+        });
+      }
+      const compiled = await compileVersion(c, () => t.compile(row.source, config));
+      const principal = c.get("principal");
+      const { revision, reused } = await createOrReuseRevision(c.env, {
+        workspaceUid: t.workspaceUid,
+        target: t.target,
+        generation: head.generation,
+        version: row.number,
+        code: compiled.code,
+        codeHash: compiled.hash,
+        publicContract: compiled.publicContract,
+        stages: compiled.stages,
+        exports: compiled.exports,
+        config: compiled.config,
+        definitionHash: t.definitionHash,
+        actor: principal.actor,
+        keyId: principal.keyId,
       });
-    }
-    const compiled = await compileVersion(c, row.source, config);
-    const principal = c.get("principal");
-    const { revision, reused } = await createOrReuseRevision(c.env, {
-      workspaceUid: h.ws,
-      target: h.target,
-      generation: head.generation,
-      version: row.number,
-      code: compiled.code,
-      codeHash: compiled.hash,
-      publicContract: compiled.publicContract as JsonObject | null,
-      stages: compiled.stages,
-      config: compiled.config,
-      definitionHash: h.tool.definitionHash,
-      actor: principal.actor,
-      keyId: principal.keyId,
-    });
-    const moved = await movePointer(c, h, channel, revision.id, revision.compiledBytes);
-    await recordPointerEvent(c, h, {
-      channel,
-      action: "deploy",
-      revisionId: revision.id,
-      previous: moved.previous,
-    });
-    return c.json({ channel, reused, revision: revisionView(revision) }, reused ? 200 : 201);
-  })
+      const moved = await movePointer(c, t, channel, revision.id, revision.compiledBytes);
+      await recordPointerEvent(c, t, {
+        channel,
+        action: "deploy",
+        revisionId: revision.id,
+        previous: moved.previous,
+      });
+      return c.json({ channel, reused, revision: t.revisionView(revision) }, reused ? 200 : 201);
+    })
 
-  .get(`${HOOK}/revisions`, requireScope("hooks:read"), pageQuery, async (c) => {
-    const h = await toolHook(c);
-    const { limit, cursor } = c.req.valid("query");
-    const head = await h.stub.getHead(h.ws, h.target);
-    const rows = await listRevisions(c.env.DB, h.ws, h.target, head.generation, { limit, cursor });
-    const items = rows.slice(0, limit).map(revisionView);
-    return c.json({ items, nextCursor: rows.length > limit ? (items.at(-1)?.id ?? null) : null });
-  })
+    .get("/revisions", requireScope("hooks:read"), pageQuery, async (c) => {
+      const t = await resolve(c);
+      const { limit, cursor } = c.req.valid("query");
+      const head = await stubOf(c, t).getHead(t.workspaceUid, t.target);
+      const rows = await listRevisions(c.env.DB, t.workspaceUid, t.target, head.generation, {
+        limit,
+        cursor,
+      });
+      const page = rows.slice(0, limit);
+      return c.json({
+        items: page.map((row) => t.revisionView(row)),
+        nextCursor: rows.length > limit ? (page.at(-1)?.id ?? null) : null,
+      });
+    })
 
-  .post(`${HOOK}/rollback`, requireScope("hooks:write"), ...jsonBody(RollbackRequest), async (c) => {
-    const { revision: revisionId, channel } = c.req.valid("json");
-    const h = await toolHook(c);
-    refuseDeploy(h, "be rolled back");
-    const head = await h.stub.getHead(h.ws, h.target);
-    const revision = await getRevision(c.env.DB, h.ws, h.target, revisionId);
-    if (!revision || revision.generation !== head.generation) {
-      throw new ProblemException({ code: "not_found", detail: `No revision ${revisionId} of this hook.` });
-    }
-    // Only code compiled against the tool's current upstream definition may serve it.
-    if (revision.definitionHash !== h.tool.definitionHash) {
-      throw new ProblemException({
-        code: "incompatible_revision",
-        detail: "The revision was compiled against an earlier upstream definition of the tool.",
-        extensions: {
-          revision: revision.id,
-          compiledAgainst: revision.definitionHash,
-          currentDefinition: h.tool.definitionHash,
+    .post("/rollback", requireScope("hooks:write"), ...jsonBody(RollbackRequest), async (c) => {
+      const { revision: revisionId, channel } = c.req.valid("json");
+      const t = await resolve(c);
+      t.refuseDeploy("be rolled back");
+      const head = await stubOf(c, t).getHead(t.workspaceUid, t.target);
+      const revision = await getRevision(c.env.DB, t.workspaceUid, t.target, revisionId);
+      if (!revision || revision.generation !== head.generation) {
+        throw new ProblemException({ code: "not_found", detail: `No revision ${revisionId} of this hook.` });
+      }
+      // Only code compiled against the tool's current upstream definition may serve it.
+      if (revision.definitionHash !== t.definitionHash) {
+        throw new ProblemException({
+          code: "incompatible_revision",
+          detail: "The revision was compiled against an earlier upstream definition of the tool.",
+          extensions: {
+            revision: revision.id,
+            compiledAgainst: revision.definitionHash,
+            currentDefinition: t.definitionHash,
+          },
+        });
+      }
+      const moved = await movePointer(c, t, channel, revision.id, revision.compiledBytes);
+      await recordPointerEvent(c, t, {
+        channel,
+        action: "rollback",
+        revisionId: revision.id,
+        previous: moved.previous,
+      });
+      return c.json({ channel, revision: t.revisionView(revision) });
+    })
+
+    .delete("/shadow", requireScope("hooks:write"), async (c) => {
+      const t = await resolve(c);
+      const { dropped, pointers } = await stubOf(c, t).dropPointer(t.target, "shadow");
+      if (dropped) {
+        await recordPointerEvent(c, t, {
+          channel: "shadow",
+          action: "drop",
+          revisionId: null,
+          previous: dropped,
+        });
+      }
+      return c.json({
+        dropped: dropped?.revisionId ?? null,
+        deployments: { active: pointerView(pointers.active), shadow: pointerView(pointers.shadow) },
+      });
+    })
+
+    .post("/reset", requireScope("hooks:write"), async (c) => {
+      // Allowed on deleted and legacy services too: it is their only write.
+      const t = await resolve(c);
+      const reset = await stubOf(c, t).resetTarget(t.workspaceUid, t.target);
+      const versionsRemoved = await deleteTargetVersions(
+        c.env.DB,
+        t.workspaceUid,
+        t.target,
+        reset.generation,
+      );
+      const revisionsRemoved = await deleteTargetRevisions(c.env, t.workspaceUid, t.target);
+      await deleteTargetDeployHistory(c.env.DB, t.workspaceUid, t.target);
+      const event = await recordResetEvent(c.env.DB, {
+        workspaceUid: t.workspaceUid,
+        target: t.target,
+        actor: c.get("principal").actor,
+        at: new Date().toISOString(),
+        versionsRemoved,
+        revisionsRemoved,
+      });
+      c.header("etag", reset.head.etag);
+      return c.json({
+        event,
+        released: {
+          draftHistoryBytes: reset.historyBytesReleased,
+          deployedCodeBytes: reset.deployedCodeBytesReleased,
         },
       });
-    }
-    const moved = await movePointer(c, h, channel, revision.id, revision.compiledBytes);
-    await recordPointerEvent(c, h, {
-      channel,
-      action: "rollback",
-      revisionId: revision.id,
-      previous: moved.previous,
     });
-    return c.json({ channel, revision: revisionView(revision) });
-  })
-
-  .delete(`${HOOK}/shadow`, requireScope("hooks:write"), async (c) => {
-    const h = await toolHook(c);
-    const { dropped, pointers } = await h.stub.dropPointer(h.target, "shadow");
-    if (dropped)
-      await recordPointerEvent(c, h, {
-        channel: "shadow",
-        action: "drop",
-        revisionId: null,
-        previous: dropped,
-      });
-    return c.json({
-      dropped: dropped?.revisionId ?? null,
-      deployments: { active: pointerView(pointers.active), shadow: pointerView(pointers.shadow) },
-    });
-  })
-
-  .post(`${HOOK}/reset`, requireScope("hooks:write"), async (c) => {
-    // Allowed on deleted and legacy services too: it is their only write.
-    const h = await toolHook(c);
-    const reset = await h.stub.resetTarget(h.ws, h.target);
-    const versionsRemoved = await deleteTargetVersions(c.env.DB, h.ws, h.target, reset.generation);
-    const revisionsRemoved = await deleteTargetRevisions(c.env, h.ws, h.target);
-    await deleteTargetDeployHistory(c.env.DB, h.ws, h.target);
-    const event = await recordResetEvent(c.env.DB, {
-      workspaceUid: h.ws,
-      target: h.target,
-      actor: c.get("principal").actor,
-      at: new Date().toISOString(),
-      versionsRemoved,
-      revisionsRemoved,
-    });
-    c.header("etag", reset.head.etag);
-    return c.json({
-      event,
-      released: {
-        draftHistoryBytes: reset.historyBytesReleased,
-        deployedCodeBytes: reset.deployedCodeBytesReleased,
-      },
-    });
-  });
+}

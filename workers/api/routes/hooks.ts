@@ -1,6 +1,6 @@
 // Drafts and versions of a hook: `…/tools/{tool}/hook`, `/draft`, `/versions…`,
-// `/export`. The handlers are generic over a lifecycle target, so workspace
-// files (`file:<path>`) can mount the same routes with another resolver.
+// `/export`. The handlers are generic over a lifecycle target: workspace files
+// (`file:<path>`, files.ts) mount the same routes with their own resolver.
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
@@ -252,7 +252,7 @@ async function optionalBody<S extends z.ZodType>(c: Context<ApiEnv>, schema: S):
 
 const EXPORT_PAGE = 20;
 
-/** The draft/version routes for one kind of target, mounted under its `…/hook` path. */
+/** The draft/version routes for one kind of target, mounted under its base path (`…/hook`, `…/files/{path}`). */
 export function lifecycleRoutes(resolve: Resolver) {
   return new Hono<ApiEnv>()
     .get("/", requireScope("hooks:read"), async (c) => {

@@ -118,7 +118,7 @@ async function answer(c: Context<ApiEnv>, filters: RunFilters, q: TargetQuery) {
   return c.json(page);
 }
 
-/** The logs of one lifecycle target, mounted under its hook path (tools now, workspace files later). */
+/** The logs of one lifecycle target, mounted under its base path (`…/hook`, `…/files/{path}`). */
 export function targetLogRoutes(resolve: (c: Context<ApiEnv>) => Promise<ResolvedTarget>) {
   return new Hono<ApiEnv>().get("/logs", requireScope("hooks:read"), query(TargetLogsQuery), async (c) => {
     const t = await resolve(c);

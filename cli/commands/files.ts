@@ -1,0 +1,64 @@
+// `rayrun files …`: workspace files (`lib/…` lambdas, `plugins/…` plugins),
+// with the same lifecycle commands as `rayrun hooks`; the file's path is the
+// first argument (`rayrun files deploy lib/policy.ts 2 --channel active`).
+import { CliError } from "../client.ts";
+import type { CommandContext } from "../context.ts";
+import { table } from "../output.ts";
+import { jsonFlag, lifecycleCommands, printLogs, printTestRun, type Row } from "./lifecycle.ts";
+
+/** `…/files/{path}`: the path travels as one URL-encoded segment. */
+async function filePath(ctx: CommandContext): Promise<string> {
+  const path = ctx.arg(0, "path");
+  return `/v1/workspaces/${ctx.workspace()}/files/${encodeURIComponent(path)}`;
+}
+
+/** The revision a listed file's channel points at, if any. */
+const deployed = (file: Row, channel: "active" | "shadow") =>
+  ((file.deployments as Record<string, Row | null>)[channel]?.revisionId as string | undefined) ?? null;
+
+export const files = {
+  ...lifecycleCommands({ base: filePath, first: 1 }),
+
+  async list(ctx: CommandContext) {
+    const params = new URLSearchParams({ limit: ctx.flag("limit") ?? "50" });
+    for (const name of ["kind", "cursor"]) {
+      const value = ctx.flag(name);
+      if (value !== undefined) params.set(name, value);
+    }
+    const { data } = await ctx.call<{ items: Row[]; nextCursor: string | null }>(
+      "GET",
+      `/v1/workspaces/${ctx.workspace()}/files?${params.toString()}`,
+    );
+    ctx.out.print(data, () => {
+      const rows = table(data.items, [
+        ["path", (r) => r.path],
+        ["kind", (r) => r.kind],
+        ["version", (r) => r.version],
+        ["active", (r) => deployed(r, "active")],
+        ["shadow", (r) => deployed(r, "shadow")],
+      ]);
+      return data.nextCursor === null ? rows : `${rows}\nmore: --cursor ${data.nextCursor}`;
+    });
+  },
+
+  /** Runs an export (lib, default main) or a hook (plugin) with --input as its one argument. */
+  async test(ctx: CommandContext) {
+    const version = ctx.flag("version");
+    const name = ctx.flag("export") ?? ctx.flag("hook");
+    if (ctx.flag("export") !== undefined && ctx.flag("hook") !== undefined) {
+      throw new CliError("pass --export (lib files) or --hook (plugins), not both", "usage");
+    }
+    const body = {
+      ...(ctx.flag("export") !== undefined ? { export: name } : {}),
+      ...(ctx.flag("hook") !== undefined ? { hook: name } : {}),
+      input: ctx.flag("input") === undefined ? {} : jsonFlag(ctx, "input"),
+      ...(version ? { version: Number(version) } : {}),
+    };
+    const { data } = await ctx.call<Row>("POST", `${await filePath(ctx)}/test`, { body });
+    printTestRun(ctx, data, () => ("value" in data ? JSON.stringify(data.value) : "(undefined: no change)"));
+  },
+
+  async logs(ctx: CommandContext) {
+    await printLogs(ctx, `${await filePath(ctx)}/logs`);
+  },
+};

@@ -1,0 +1,233 @@
+// The lifecycle commands every target has — a tool's adapter (`rayrun hooks`)
+// and a workspace file (`rayrun files`) — over the same API routes under the
+// target's base path. Each command family says where the base path comes from
+// and where its positional arguments start.
+import { readFileSync } from "node:fs";
+import { CliError } from "../client.ts";
+import type { CommandContext } from "../context.ts";
+import { table } from "../output.ts";
+
+export type Row = Record<string, unknown>;
+type Command = (ctx: CommandContext) => Promise<void>;
+
+export interface Place {
+  /** The target's base path: `…/tools/{tool}/hook`, `…/files/{path}`. */
+  base(ctx: CommandContext): Promise<string>;
+  /** Index of the first positional argument after the target (a version, a revision). */
+  first: number;
+}
+
+/** The draft's current ETag, for commands that change it under optimistic concurrency. */
+async function currentEtag(ctx: CommandContext, base: string): Promise<string> {
+  const { headers } = await ctx.call("GET", base);
+  const etag = headers.get("etag");
+  if (!etag) throw new CliError("the server sent no ETag for the draft", "missing_etag");
+  return etag;
+}
+
+export function jsonFlag(ctx: CommandContext, name: string): unknown {
+  const raw = ctx.flag(name);
+  if (raw === undefined) return undefined;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    throw new CliError(`--${name} must be JSON`, "usage");
+  }
+}
+
+function readJsonFile(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as unknown;
+  } catch (error) {
+    throw new CliError(`cannot read JSON from ${path}: ${(error as Error).message}`, "usage");
+  }
+}
+
+/** A test console answer: the outcome or the failure, then the hook's log lines; exit 1 on failure. */
+export function printTestRun(ctx: CommandContext, data: Row, outcome: () => string): void {
+  ctx.out.print(data, () => {
+    const head = data.ok ? `ok: ${outcome()}` : `failed: ${String(data.code)}: ${String(data.message)}`;
+    const logs = (data.logs as Row[] | undefined) ?? [];
+    return [head, ...logs.map((l) => `  [${String(l.level)}] ${String(l.message)}`)].join("\n");
+  });
+  if (!data.ok) process.exitCode = 1;
+}
+
+/** `?stage=…&…` from the log filter flags. */
+export function logQuery(ctx: CommandContext): string {
+  const params = new URLSearchParams();
+  for (const name of [
+    "stage",
+    "outcome",
+    "channel",
+    "kind",
+    "revision",
+    "request-id",
+    "since",
+    "until",
+    "limit",
+    "cursor",
+  ]) {
+    const value = ctx.flag(name);
+    if (value !== undefined) params.set(name === "request-id" ? "requestId" : name, value);
+  }
+  return params.toString();
+}
+
+export async function printLogs(ctx: CommandContext, path: string): Promise<void> {
+  const { data } = await ctx.call<{ items: Row[]; nextCursor: string | null }>(
+    "GET",
+    `${path}?${logQuery(ctx)}`,
+  );
+  ctx.out.print(data, () => {
+    const rows = table(data.items, [
+      ["time", (r) => r.at],
+      ["tool", (r) => r.toolName ?? r.target],
+      ["stage", (r) => r.stage],
+      ["channel", (r) => r.channel],
+      ["outcome", (r) => r.outcome],
+      ["code", (r) => r.code],
+      ["ms", (r) => r.durationMs],
+      ["revision", (r) => r.revisionId],
+      ["shadow≠", (r) => r.shadowDiffered],
+      ["request", (r) => r.requestId],
+    ]);
+    return data.nextCursor === null ? rows : `${rows}\nmore: --cursor ${data.nextCursor}`;
+  });
+}
+
+export function lifecycleCommands(place: Place): Record<string, Command> {
+  const version = (ctx: CommandContext) => ctx.number(place.first, "version");
+  return {
+    async show(ctx) {
+      const { data } = await ctx.call<Row>("GET", await place.base(ctx));
+      ctx.out.print(data);
+    },
+
+    async save(ctx) {
+      const base = await place.base(ctx);
+      const source = readFileSync(ctx.required("file"), "utf8");
+      const configFile = ctx.flag("config");
+      const body = {
+        source,
+        ...(configFile ? { config: readJsonFile(configFile) } : {}),
+        ...(ctx.flag("note") ? { note: ctx.flag("note") } : {}),
+      };
+      const etag = await currentEtag(ctx, base);
+      const { data } = await ctx.call<Row>("PUT", `${base}/draft`, { body, headers: { "if-match": etag } });
+      ctx.out.print(data, () =>
+        data.noop ? "No change (identical to the draft)" : `Saved version ${String(data.version)}`,
+      );
+    },
+
+    async history(ctx) {
+      const limit = ctx.flag("limit") ?? "50";
+      const cursor = ctx.flag("cursor");
+      const query = `?limit=${encodeURIComponent(limit)}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+      const { data } = await ctx.call<{ items: Row[]; nextCursor: string | null }>(
+        "GET",
+        `${await place.base(ctx)}/versions${query}`,
+      );
+      ctx.out.print(data, () =>
+        [
+          table(data.items, [
+            ["version", (v) => v.version],
+            ["time", (v) => v.createdAt],
+            ["actor", (v) => v.actor],
+            ["channel", (v) => v.channel],
+            ["note", (v) => v.note],
+          ]),
+          ...(data.nextCursor ? [`(more: --cursor ${data.nextCursor})`] : []),
+        ].join("\n"),
+      );
+    },
+
+    async diff(ctx) {
+      const n = version(ctx);
+      const { data } = await ctx.call<Row>("GET", `${await place.base(ctx)}/versions/${n}/diff`);
+      ctx.out.print(data, () => {
+        const changed = data.changed as { source: boolean; config: boolean };
+        const parts = [
+          ...(changed.source
+            ? [typeof data.source === "string" ? data.source : "(source diff too large)"]
+            : []),
+          ...(changed.config
+            ? [typeof data.config === "string" ? data.config : "(config diff too large)"]
+            : []),
+        ];
+        return parts.length > 0
+          ? parts.join("\n").trimEnd()
+          : `No change from version ${String(data.against)}`;
+      });
+    },
+
+    async restore(ctx) {
+      const n = version(ctx);
+      const base = await place.base(ctx);
+      const etag = await currentEtag(ctx, base);
+      const { data } = await ctx.call<Row>("POST", `${base}/versions/${n}/restore`, {
+        headers: { "if-match": etag },
+      });
+      ctx.out.print(data, () => `Restored version ${n} as version ${String(data.version)}`);
+    },
+
+    async deploy(ctx) {
+      const n = version(ctx);
+      const channel = ctx.required("channel");
+      ctx.out.progress(`compiling, checking tests and deploying version ${n} to ${channel}`);
+      const { data } = await ctx.call<Row>("POST", `${await place.base(ctx)}/deployments`, {
+        body: { version: n, channel },
+      });
+      const revision = data.revision as Row;
+      ctx.out.print(
+        data,
+        () =>
+          `Deployed version ${n} to ${channel} as revision ${String(revision.id)}${data.reused ? " (reused an identical compile)" : ""}`,
+      );
+    },
+
+    async revisions(ctx) {
+      const { data } = await ctx.call<{ items: Row[]; nextCursor: string | null }>(
+        "GET",
+        `${await place.base(ctx)}/revisions?limit=${encodeURIComponent(ctx.flag("limit") ?? "50")}`,
+      );
+      ctx.out.print(data, () =>
+        table(data.items, [
+          ["revision", (r) => r.id],
+          ["version", (r) => r.version],
+          ["bytes", (r) => r.compiledBytes],
+          ["time", (r) => r.createdAt],
+          ["actor", (r) => r.actor],
+        ]),
+      );
+    },
+
+    async rollback(ctx) {
+      const revision = ctx.arg(place.first, "revision");
+      const channel = ctx.flag("channel");
+      const { data } = await ctx.call<Row>("POST", `${await place.base(ctx)}/rollback`, {
+        body: { revision, ...(channel ? { channel } : {}) },
+      });
+      ctx.out.print(data, () => `Rolled ${channel ?? "active"} back to revision ${revision}`);
+    },
+
+    async reset(ctx) {
+      if (ctx.flags.yes !== true) {
+        throw new CliError(
+          "reset permanently removes the draft, versions and revisions; pass --yes",
+          "usage",
+        );
+      }
+      const { data } = await ctx.call<Row>("POST", `${await place.base(ctx)}/reset`);
+      ctx.out.print(
+        data,
+        () => "Reset: draft, versions and deployment revisions removed; reset event recorded",
+      );
+    },
+
+    async export(ctx) {
+      const { data } = await ctx.call<Row>("GET", `${await place.base(ctx)}/export`);
+      process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+    },
+  };
+}

@@ -1,0 +1,156 @@
+// Workspace files (`lib/…` lambdas, `plugins/…` plugins) in the sandbox: one
+// evaluation at compile time that reads what the module exports, and a run of
+// one exported function with a JSON input. Unlike tool adapters there is no
+// warm pool: every run gets a fresh session (seed 002: fresh worker per call).
+import type { Json } from "../json";
+import { err, ok, type Result } from "../result";
+import type { EngineProvider } from "./engine";
+import { fail } from "./failure";
+import { FUEL } from "./fuel";
+import { prepareModule, runInvocation, runPrepared } from "./invocation";
+import type { PreludeExtension } from "./prelude";
+import type { HostCall, Session } from "./session";
+import type { InvocationReport, SandboxError } from "./types";
+
+/** Largest JSON description of a module's exports read at inspection, in characters. */
+export const MODULE_SHAPE_CHARS = 64 * 1024;
+
+// Reads the module's export shape without trusting hook-built objects: own
+// descriptors only, records built with defineProp (hook code may have planted
+// setters on Array.prototype), the JSON produced by the bridge's strict walk.
+// Returns "E" + problem or "J" + JSON of ModuleShape.
+const MODULE_JS = String.raw`
+const typeName = (value) => (value === null ? "null" : isArray(value) ? "array" : typeof value);
+const pushRecord = (list, record) => defineProp(list, list.length, descriptor(record, true, true, true));
+api.inspectModule = (maxChars) => {
+  const exportsObject = G.__rayrunModule;
+  if (!isObjectLike(exportsObject)) return "Ethe compiled module defines no exports";
+  const named = [];
+  let shape = null;
+  const keys = ownKeys(exportsObject);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (typeof key !== "string" || key === "__esModule") continue;
+    const desc = getOwnDesc(exportsObject, key);
+    if (desc === undefined || !desc.enumerable) continue;
+    const value = exportsObject[key];
+    if (key !== "default") {
+      const entry = objCreate(null);
+      entry.name = key;
+      entry.type = typeName(value);
+      pushRecord(named, entry);
+      continue;
+    }
+    shape = objCreate(null);
+    shape.type = typeName(value);
+    const proto = shape.type === "object" ? getProto(value) : undefined;
+    shape.plainObject = shape.type === "object" && (proto === ObjectProto || proto === null);
+    const members = [];
+    if (shape.plainObject) {
+      const own = ownKeys(value);
+      for (let j = 0; j < own.length; j++) {
+        const member = getOwnDesc(value, own[j]);
+        const entry = objCreate(null);
+        entry.key = typeof own[j] === "string" ? own[j] : null;
+        entry.type = member === undefined ? "undefined" : hasOwn(member, "value") ? typeName(member.value) : "accessor";
+        pushRecord(members, entry);
+      }
+    }
+    shape.members = members;
+  }
+  const record = objCreate(null);
+  record.named = named;
+  record.default = shape;
+  const text = toJsonText(record, "the module's exports", maxChars);
+  return text === "L" ? "Ethe module has too many exports to inspect" : text;
+};
+`;
+
+export const moduleExtension: PreludeExtension = { name: "module", source: MODULE_JS };
+
+/** `typeof` of an exported value, with `null` and `array` told apart; `accessor` for a getter. */
+export type ExportType = string;
+
+/** What a compiled module exports, as read right after its top level ran. */
+export interface ModuleShape {
+  /** Named exports (everything but `default`), in the bundle's order (esbuild sorts them by name). */
+  named: { name: string; type: ExportType }[];
+  /** The default export, or null when there is none. */
+  default: {
+    type: ExportType;
+    /** An object literal (prototype Object.prototype or null). */
+    plainObject: boolean;
+    /** Own keys of a plain-object default export; `key` is null for a symbol. */
+    members: { key: string | null; type: ExportType }[];
+  } | null;
+}
+
+/** One call of an exported function: a lib function (`["main"]`) or a plugin hook (`["default", "chat.params"]`). */
+export interface ModuleCall {
+  /** Compiled script as produced by the compiler. */
+  code: string;
+  exportPath: readonly string[];
+  /** Passed as the function's single argument. */
+  input: Json;
+  /** What Date.now() returns inside the call. */
+  nowMs: number;
+  /** Seeds Math.random (use the request id, so a call replays identically). */
+  seed: string;
+  /** Async capabilities lent to the call; none by default (a call to one rejects). */
+  hostCalls?: Readonly<Record<string, HostCall>>;
+  /** Prelude extensions that define what the code can reach (e.g. a host namespace). */
+  extensions?: readonly PreludeExtension[];
+  /** The call's fuel budget (default LIMITS.fuelPerInvocation). */
+  fuel?: number;
+}
+
+/** A settled call: `value` is absent when the function returned `undefined` (a plugin's "no change"). */
+export interface ModuleReturn {
+  value?: Json;
+}
+
+function readShape(session: Session): ModuleShape {
+  session.meter.extend(MODULE_SHAPE_CHARS * FUEL.outputAllowancePerByte);
+  const text = session.callApiText("inspectModule", [MODULE_SHAPE_CHARS]);
+  if (text.startsWith("E")) throw fail("hook_invalid_module", text.slice(1));
+  return JSON.parse(text.slice(1)) as ModuleShape;
+}
+
+export function createModuleSandbox(provider: EngineProvider) {
+  /** Evaluates compiled code once (fixed clock and seed) and reads its exports (compile time). */
+  async function inspectModule(code: string): Promise<Result<ModuleShape, SandboxError>> {
+    const engine = await provider.get();
+    const module = prepareModule(provider, engine, { code, extensions: [moduleExtension] }, readShape);
+    if (!module.ok) return err(module.error);
+    const report = await runPrepared(
+      provider,
+      module.prepared,
+      { nowMs: 0, seed: "inspect" },
+      (_session, shape) => shape,
+    );
+    return report.outcome.ok ? ok(report.outcome.value) : err(report.outcome.error);
+  }
+
+  /** Runs one exported function in a fresh session: top level, then the call with `input`. */
+  async function runModuleExport(call: ModuleCall): Promise<InvocationReport<ModuleReturn>> {
+    const label = `${call.exportPath.join(".")}'s return value`;
+    return runInvocation(
+      provider,
+      {
+        code: call.code,
+        extensions: call.extensions ?? [],
+        nowMs: call.nowMs,
+        seed: call.seed,
+        ...(call.hostCalls === undefined ? {} : { hostCalls: call.hostCalls }),
+        ...(call.fuel === undefined ? {} : { fuel: call.fuel }),
+      },
+      async (session) => {
+        // The `json` builder spreads the array it gets: the input is the one argument.
+        const value = await session.invokeOptional(call.exportPath, "json", [call.input], label);
+        return value === undefined ? {} : { value };
+      },
+    );
+  }
+
+  return { inspectModule, runModuleExport };
+}

@@ -1,0 +1,75 @@
+// Workspace files through the real `rayrun` executable against a local server:
+// save → history → diff → test → deploy shadow, active → list → rollback → reset.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { cli } from "./run-cli.ts";
+
+const lib = (suffix: string) => `export function main(input: { text: string }) {
+  return { text: input.text + "${suffix}" };
+}
+`;
+
+describe("rayrun files", () => {
+  it("takes a lib file from draft to active, rolls back and resets", () => {
+    const dir = mkdtempSync(join(tmpdir(), "rayrun-files-"));
+    const local = join(dir, "policy.ts");
+    const ws = cli(["workspaces", "create", "cli-files", "--json"]).json<{ uid: string }>().uid;
+    const env = { RAYRUN_WORKSPACE: ws };
+    const run = (...args: string[]) => {
+      const res = cli(args, env);
+      expect(res.code, `${args.join(" ")}\n${res.stderr}`).toBe(0);
+      return res;
+    };
+    const path = "lib/request-policy.ts";
+
+    writeFileSync(local, lib(" (v1)"));
+    expect(run("files", "save", path, "--file", local, "--note", "first").stdout).toContain(
+      "Saved version 1",
+    );
+    writeFileSync(local, lib(" (v2)"));
+    expect(run("files", "save", path, "--file", local).stdout).toContain("Saved version 2");
+    expect(run("files", "history", path).stdout).toMatch(/\n2\s.*cli/);
+    const diff = run("files", "diff", path, "2").stdout;
+    expect(diff).toMatch(/^-.*\(v1\)/m);
+    expect(diff).toMatch(/^\+.*\(v2\)/m);
+
+    for (const version of ["1", "2"]) {
+      const test = run("files", "test", path, "--input", '{"text":"hi"}', "--version", version, "--json");
+      expect(test.json()).toMatchObject({ ok: true, export: "main", value: { text: `hi (v${version})` } });
+    }
+    expect(run("files", "test", path, "--input", '{"text":"hi"}').stdout).toContain('ok: {"text":"hi (v2)"}');
+    const shadow = run("files", "deploy", path, "1", "--channel", "shadow", "--json").json<{
+      revision: { id: string; exports: string[] };
+    }>();
+    expect(shadow.revision.exports).toEqual(["main"]);
+    const active = run("files", "deploy", path, "2", "--channel", "active", "--json").json<{
+      revision: { id: string };
+    }>();
+    const listed = run("files", "list").stdout;
+    expect(listed).toMatch(/^PATH\s+KIND\s+VERSION\s+ACTIVE\s+SHADOW/);
+    expect(listed).toContain(`${path}  lib   2        ${active.revision.id}  ${shadow.revision.id}`);
+    expect(run("files", "rollback", path, shadow.revision.id).stdout).toContain("Rolled active back");
+    expect(run("files", "show", path, "--json").json()).toMatchObject({
+      deployments: { active: { revisionId: shadow.revision.id } },
+    });
+    expect(run("files", "reset", path, "--yes").stdout).toContain("Reset");
+    expect(run("files", "list", "--json").json()).toEqual({ items: [], nextCursor: null });
+  });
+
+  it("prints the problem code for a bad path and a failing test run", () => {
+    const ws = cli(["workspaces", "create", "cli-files-bad", "--json"]).json<{ uid: string }>().uid;
+    const bad = cli(["files", "show", "lib/../x.ts", "--workspace", ws]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("invalid_file_path");
+    const dir = mkdtempSync(join(tmpdir(), "rayrun-files-"));
+    writeFileSync(join(dir, "p.ts"), `export default { "chat.params": () => { throw new Error("nope"); } };`);
+    expect(cli(["files", "save", "plugins/p.ts", "--file", join(dir, "p.ts"), "--workspace", ws]).code).toBe(
+      0,
+    );
+    const failed = cli(["files", "test", "plugins/p.ts", "--hook", "chat.params", "--workspace", ws]);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toContain("failed: hook_threw");
+  });
+});

@@ -1,0 +1,46 @@
+// The file test console gives a lib function the `rayrun` namespace a request
+// hook gets, under the same gates, so a hook using it can be tested (and so
+// deployed) before it runs on the LLM path.
+import { describe, expect, it } from "vitest";
+import { call, json } from "../../../helpers/api";
+import { deployFile, fileFixture, saveAndTest, saveFile, testFile } from "./files-harness";
+
+const RETRIEVER = `export function enrich(args: { q: string }) { return { hits: ["doc about " + args.q] }; }
+export function main() { return "ok"; }`;
+const HOOK = `export async function transform({ request }: { request: { messages: unknown[] } }) {
+  rayrun.log.info("enriching", { n: request.messages.length });
+  const found = await rayrun.lambda({ source: "lib/retriever.ts:enrich", args: { q: "pricing" } });
+  return { found };
+}`;
+
+async function setGate(ws: string, on: boolean) {
+  const path = `/v1/workspaces/${ws}/config`;
+  const current = await json<{ etag: string }>(await call("GET", path), 200);
+  await json(
+    await call("PUT", path, {
+      body: { code_execution: { sys_lambda: on } },
+      headers: { "if-match": current.etag },
+    }),
+    200,
+  );
+}
+
+describe("file test console", () => {
+  it("runs a lib function with the rayrun namespace: the nested lambda only with the sys_lambda gate on", async () => {
+    const f = await fileFixture();
+    await saveAndTest(f, "lib/retriever.ts", RETRIEVER);
+    await deployFile(f, "lib/retriever.ts", 1, "active");
+    await saveFile(f, "lib/hook.ts", HOOK);
+    const input = { request: { messages: [{ role: "user", content: "hi" }] } };
+
+    const off = await testFile(f, "lib/hook.ts", { export: "transform", input });
+    expect(off).toMatchObject({ ok: false, message: expect.stringContaining("sys_lambda") });
+
+    await setGate(f.ws, true);
+    const on = await testFile(f, "lib/hook.ts", { export: "transform", input });
+    expect(on).toMatchObject({ ok: true, value: { found: { hits: ["doc about pricing"] } } });
+    expect(on.logs).toEqual([
+      expect.objectContaining({ level: "info", message: "enriching", data: { n: 1 } }),
+    ]);
+  });
+});

@@ -1,0 +1,131 @@
+// The workspace file test console: `POST …/files/{path}/test` runs one
+// exported function (lib) or hook (plugin) of a version with `input` as its
+// single argument, in a fresh sandbox, and stores the run like an adapter's
+// (a completed run makes the version deployable). A lib function gets the
+// `rayrun` namespace a request hook gets, with the same gates (the nested
+// lambda only with `code_execution.sys_lambda` on) and the default time bound,
+// so a hook that uses it can be tested before it is deployed.
+import { Hono } from "hono";
+import { z } from "zod";
+import { storeTestRun } from "../../../shared/deploy/test-runs";
+import { DEFAULT_LIB_EXPORT, exportPath } from "../../../shared/files/exports";
+import type { WorkspaceFile } from "../../../shared/files/paths";
+import { ProblemException } from "../../../shared/http/problem";
+import { readWorkspaceConfig } from "../../../shared/config";
+import { FUEL_PER_MS, hostCallsFor, REQUEST_HOOK_EXTENSIONS } from "../../../shared/llm/host-calls";
+import { LIMITS } from "../../../shared/limits";
+import { runAsyncModuleExport, runModuleExport } from "../../../shared/sandbox";
+import { compileWorkspaceFile } from "../compiler";
+import { requireScope } from "../middleware/auth";
+import { jsonBody } from "../middleware/json-body";
+import type { ApiEnv } from "../types";
+import { compileVersion, loadVersion } from "./deployments";
+import { resolveFileTarget } from "./file-target";
+
+export const FileTestRequest = z
+  .object({
+    export: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe(`lib files: the exported function to run; "${DEFAULT_LIB_EXPORT}" when omitted`),
+    hook: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("plugin files: the hook to run (tool, chat.params, tool.execute.before, tool.execute.after)"),
+    input: z.json().describe("The function's single argument"),
+    version: z.number().int().min(1).optional().describe("The version to test; the draft's when omitted"),
+  })
+  .strict();
+
+type TestBody = z.output<typeof FileTestRequest>;
+
+const refuse = (detail: string): never => {
+  throw new ProblemException({ code: "invalid_request", detail });
+};
+
+/** The function the body names, in the vocabulary of the file's kind. */
+function chosenFunction(file: WorkspaceFile, body: TestBody): { field: "export" | "hook"; name: string } {
+  if (file.kind === "lib") {
+    if (body.hook !== undefined) refuse("A lib file runs an exported function: send `export`, not `hook`.");
+    return { field: "export", name: body.export ?? DEFAULT_LIB_EXPORT };
+  }
+  if (body.export !== undefined) refuse("A plugin runs one of its hooks: send `hook`, not `export`.");
+  return {
+    field: "hook",
+    name: body.hook ?? refuse("Name the plugin hook to run in `hook` (e.g. chat.params)."),
+  };
+}
+
+export const fileTestRoutes = new Hono<ApiEnv>().post(
+  "/test",
+  requireScope("hooks:write"),
+  ...jsonBody(FileTestRequest),
+  async (c) => {
+    const body = c.req.valid("json");
+    const t = await resolveFileTarget(c);
+    const chosen = chosenFunction(t.file, body);
+    const { head, row, config } = await loadVersion(c, t, body.version);
+    const compiled = await compileVersion(c, () =>
+      compileWorkspaceFile({ file: t.file, source: row.source, config }),
+    );
+    if (!compiled.exports.includes(chosen.name)) {
+      throw new ProblemException({
+        code: "invalid_request",
+        detail: `Version ${row.number} of ${t.file.path} has no ${chosen.field === "export" ? "exported function" : "hook"} ${JSON.stringify(chosen.name)}; it has ${compiled.exports.join(", ")}.`,
+        extensions: { [chosen.field]: chosen.name, available: compiled.exports },
+      });
+    }
+    const requestId = crypto.randomUUID();
+    const call = {
+      code: compiled.code,
+      exportPath: exportPath(t.file.kind, chosen.name),
+      input: body.input,
+      nowMs: Date.now(),
+      seed: requestId,
+    };
+    const report =
+      t.file.kind === "lib"
+        ? await runAsyncModuleExport({
+            ...call,
+            extensions: REQUEST_HOOK_EXTENSIONS,
+            hostCalls: hostCallsFor({
+              env: c.env,
+              workspaceUid: t.workspaceUid,
+              requestId,
+              config: await readWorkspaceConfig(c.env.DB, t.workspaceUid),
+              deadline: Date.now() + LIMITS.requestHookTimeoutMs,
+            }),
+            fuel: LIMITS.requestHookTimeoutMs * FUEL_PER_MS,
+          })
+        : await runModuleExport(call);
+    const { outcome } = report;
+    const run = {
+      [chosen.field]: chosen.name,
+      ...(outcome.ok ? { ok: true as const, ...outcome.value } : { ok: false as const, ...outcome.error }),
+      logs: report.logs,
+      fuelUsed: report.fuelUsed,
+      durationMs: report.durationMs,
+    };
+    const principal = c.get("principal");
+    const id = await storeTestRun(c.env.DB, {
+      workspaceUid: t.workspaceUid,
+      target: t.target,
+      generation: head.generation,
+      version: row.number,
+      stage: chosen.name,
+      input: { [chosen.field]: chosen.name, input: body.input },
+      report: run,
+      ok: outcome.ok,
+      code: outcome.ok ? null : outcome.error.code,
+      // Any completed run is a valid outcome for a file (DESIGN §7); a `hook_*` failure is not.
+      counts: outcome.ok,
+      actor: principal.actor,
+      keyId: principal.keyId,
+    });
+    return c.json({ id, version: row.number, ...run });
+  },
+);
