@@ -1,10 +1,17 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { createProvider } from "./dev/provider/server.ts";
 import { createUpstreams } from "./dev/upstream/server.ts";
 
 // Upstream MCP servers for tests: a real official-SDK server, run on the Node
 // side and reached through miniflare's outbound service at http://upstream.test/<id>/mcp.
 const upstreams = createUpstreams();
+// The fake LLM provider (OpenAI- and Anthropic-style echo), likewise at http://provider.test/<id>/v1/….
+const provider = createProvider();
+const fakes = new Map([
+  ["upstream.test", upstreams],
+  ["provider.test", provider],
+]);
 const BOOTSTRAP_KEY = "test-bootstrap-key";
 // wrangler checks the config's required secrets against the environment.
 process.env.RAYRUN_BOOTSTRAP_KEY = BOOTSTRAP_KEY;
@@ -19,9 +26,8 @@ export default defineConfig(async () => {
           bindings: { RAYRUN_BOOTSTRAP_KEY: BOOTSTRAP_KEY, TEST_MIGRATIONS: migrations },
           // Tests exercise the gateway by importing its app, not through this binding.
           outboundService: (request: Request) =>
-            new URL(request.url).hostname === "upstream.test"
-              ? upstreams(request)
-              : new Response("tests never reach the internet", { status: 599 }),
+            fakes.get(new URL(request.url).hostname)?.(request) ??
+            new Response("tests never reach the internet", { status: 599 }),
           serviceBindings: {
             GATEWAY: () => new Response("gateway is not bound in tests", { status: 501 }),
           },

@@ -1,6 +1,7 @@
 // Starts the local system: D1 migrations, both product Workers under one
-// `wrangler dev` (the api Worker serves the port), and the demo upstream MCP
-// server on the next port. Used by `npm start` and by the CLI's Node tests.
+// `wrangler dev` (the api Worker serves the port), the demo upstream MCP
+// server on the next port and the demo LLM provider (echo) on the one after.
+// Used by `npm start` and by the CLI's Node tests.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -59,47 +60,45 @@ export async function startDevServer({ port, stateDir, devVarsPath, stdio = "inh
   if (migrate.status !== 0) throw new Error("applying local D1 migrations failed");
 
   const common = ["--persist-to", stateDir, "--show-interactive-dev-session=false", "--ip", "127.0.0.1"];
-  const upstreamPort = port + 1;
-  const children = [
+  // A dev-only Worker on its own port: its wrangler config, and offset from `port` (inspector 1000 above).
+  const devWorker = (config, offset) =>
     spawn(
       "npx",
       [
         "wrangler",
         "dev",
         "-c",
-        "dev/upstream/wrangler.jsonc",
+        config,
         "--port",
-        String(upstreamPort),
+        String(port + offset),
         "--inspector-port",
-        String(port + 1001),
-        ...common,
-      ],
-      {
-        stdio: ["ignore", stdio, stdio],
-        env: wranglerEnv,
-        detached: true,
-      },
-    ),
-    spawn(
-      "npx",
-      [
-        "wrangler",
-        "dev",
-        "-c",
-        "workers/api/wrangler.jsonc",
-        "-c",
-        "workers/gateway/wrangler.jsonc",
-        "--port",
-        String(port),
-        "--env-file",
-        devVarsPath,
-        "--inspector-port",
-        String(port + 1000),
+        String(port + 1000 + offset),
         ...common,
       ],
       { stdio: ["ignore", stdio, stdio], env: wranglerEnv, detached: true },
-    ),
-  ];
+    );
+  const upstream = devWorker("dev/upstream/wrangler.jsonc", 1);
+  const provider = devWorker("dev/provider/wrangler.jsonc", 2);
+  const product = spawn(
+    "npx",
+    [
+      "wrangler",
+      "dev",
+      "-c",
+      "workers/api/wrangler.jsonc",
+      "-c",
+      "workers/gateway/wrangler.jsonc",
+      "--port",
+      String(port),
+      "--env-file",
+      devVarsPath,
+      "--inspector-port",
+      String(port + 1000),
+      ...common,
+    ],
+    { stdio: ["ignore", stdio, stdio], env: wranglerEnv, detached: true },
+  );
+  const children = [upstream, provider, product];
   // Each wrangler runs in its own process group so stop() takes workerd down with it.
   const stop = () => {
     for (const child of children) {
@@ -111,13 +110,16 @@ export async function startDevServer({ port, stateDir, devVarsPath, stdio = "inh
     }
   };
   const url = `http://127.0.0.1:${port}`;
-  const upstreamUrl = `http://127.0.0.1:${upstreamPort}`;
+  const upstreamUrl = `http://127.0.0.1:${port + 1}`;
+  // The provider's root: each `/<id>` under it is a separate fake (OpenAI base URL `<id>/v1`, Anthropic `<id>`).
+  const providerUrl = `http://127.0.0.1:${port + 2}`;
   try {
-    await waitFor(`${url}/v1/limits`, children[1], 120);
-    await waitFor(`${upstreamUrl}/demo/_calls`, children[0], 120);
+    await waitFor(`${url}/v1/limits`, product, 120);
+    await waitFor(`${upstreamUrl}/demo/_calls`, upstream, 120);
+    await waitFor(`${providerUrl}/demo/_received`, provider, 120);
   } catch (error) {
     stop();
     throw error;
   }
-  return { url, upstreamUrl, key, createdKey: created, children, stop };
+  return { url, upstreamUrl, providerUrl, key, createdKey: created, children, stop };
 }

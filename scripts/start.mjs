@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: local D1 migrations, a bootstrap key in .dev.vars, both Workers
-// on one port (PORT, default 8787) and the demo upstream MCP server beside them.
+// on one port (PORT, default 8787) and the demo upstream MCP server and demo
+// LLM provider (echo) beside them.
 import { startDevServer } from "./dev-server.mjs";
 import { seedDemo } from "./seed-demo.mjs";
 
@@ -18,23 +19,39 @@ for (const child of server.children) child.on("exit", () => (server.stop(), proc
 const base = `http://localhost:${port}`;
 let demo;
 try {
-  demo = await seedDemo({ url: server.url, upstreamUrl: server.upstreamUrl, key: server.key, stateDir });
+  demo = await seedDemo({
+    url: server.url,
+    upstreamUrl: server.upstreamUrl,
+    providerUrl: server.providerUrl,
+    key: server.key,
+    stateDir,
+  });
 } catch (error) {
   console.error(`Seeding the demo workspace failed: ${error.message}`);
 }
+const llm = demo ? `${base}/llm/${demo.workspace}` : "";
+const demoLines = demo
+  ? `
+  demo workspace: ${demo.workspace}   admin key: ${demo.key}
+    the seed's example adapter is active on tool ${demo.tool} (search_release_notes)
+    MCP endpoint for clients: ${base}/mcp/${demo.workspace}
+    LLM proxy (pre_llm_hook lib/request-policy.ts:transform keeps only fs_read/fs_write; apiKey: the admin key)
+      OpenAI SDK baseURL:    ${llm}/openai/v1
+      Anthropic SDK baseURL: ${llm}/anthropic
+      what the provider received: curl -s ${server.providerUrl}/demo/_received`
+  : "";
+const llmCurl = demo
+  ? `
+    curl -s ${llm}/openai/v1/chat/completions -H "authorization: Bearer ${demo.key}" -H "content-type: application/json" -d '{"model":"demo","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"fs_read"}},{"type":"function","function":{"name":"shell_exec"}}]}'`
+  : "";
 console.log(`
 Rayrun Hooks is ready at ${base}
   bootstrap key: ${server.key}   (${server.createdKey ? "new, written to" : "from"} .dev.vars)
-  demo upstream MCP server: ${server.upstreamUrl}/demo/mcp${
-    demo
-      ? `
-  demo workspace: ${demo.workspace}   admin key: ${demo.key}
-    the seed's example adapter is active on tool ${demo.tool} (search_release_notes)
-    MCP endpoint for clients: ${base}/mcp/${demo.workspace}`
-      : ""
-  }
+  demo upstream MCP server: ${server.upstreamUrl}/demo/mcp
+  demo LLM provider (echo): OpenAI base URL ${server.providerUrl}/demo/v1
+                            Anthropic base URL ${server.providerUrl}/demo${demoLines}
   try:
     curl -s ${base}/v1/limits
     curl -s -X POST ${base}/v1/compile -H "authorization: Bearer ${server.key}" -H "content-type: application/json" \\
-      -d '{"source":"export default defineToolAdapter({ apiVersion: \\"rayrun.hooks/v1\\", before: ({ arguments: a }) => ({ action: \\"continue\\", arguments: a }) })"}'
+      -d '{"source":"export default defineToolAdapter({ apiVersion: \\"rayrun.hooks/v1\\", before: ({ arguments: a }) => ({ action: \\"continue\\", arguments: a }) })"}'${llmCurl}
 `);

@@ -24,6 +24,8 @@ export const LIMITS = {
   secretValueBytes: 8 * KiB,
   /** Largest JSON request body the API parses. */
   requestBodyBytes: 512 * KiB,
+  /** A request hook's time when its `timeout_ms` is unset (seed 002); capped by `limits.execution_timeout_ms`. */
+  requestHookTimeoutMs: 5000,
 
   /** Deterministic time budget of one hook invocation, in fuel units. */
   fuelPerInvocation: 1_000_000,

@@ -1,7 +1,8 @@
 // The workspace config document (`GET/PUT /v1/workspaces/{ws}/config`). Keys the
 // seeds spell in snake_case keep that spelling (DESIGN §7); everything else is camelCase.
 import { z } from "zod";
-import type { JsonObject } from "../json";
+import { PreLlmHookSchema, type PreLlmHookConfig } from "./pre-llm-hook";
+import { ProvidersSchema, type ProvidersConfig } from "./providers";
 
 /** Whether captured details of hook runs are stored (with the service's payload capture on). */
 export const DETAIL_POLICIES = ["capture", "none"] as const;
@@ -14,13 +15,11 @@ export const RETENTION_DAYS = {
 
 const days = (bounds: { min: number; max: number }) => z.number().int().min(bounds.min).max(bounds.max);
 
-const looseObject = z.record(z.string(), z.json());
-
 /**
  * What a client may PUT. Stored as given (defaults are filled when read, so a
  * changed default applies to every workspace that never chose a value).
- * `pre_llm_hook`, `plugins`, `limits`, `code_execution` and `providers` are
- * accepted and stored here; the features that use them validate them further.
+ * `plugins`, `limits` and `code_execution` are accepted and stored here; the
+ * features that use them validate them further.
  */
 export const WorkspaceConfigDocument = z
   .object({
@@ -37,9 +36,7 @@ export const WorkspaceConfigDocument = z
       })
       .strict()
       .optional(),
-    pre_llm_hook: looseObject
-      .optional()
-      .describe("Request hook on the LLM path (validated by a later feature)"),
+    pre_llm_hook: PreLlmHookSchema.optional(),
     plugins: z
       .array(z.string().min(1).max(200))
       .max(100)
@@ -48,7 +45,7 @@ export const WorkspaceConfigDocument = z
       .describe("Plugins by name, in order (validated by a later feature)"),
     limits: z.object({ execution_timeout_ms: z.number().int().positive().optional() }).strict().optional(),
     code_execution: z.object({ sys_lambda: z.boolean().optional() }).strict().optional(),
-    providers: looseObject.optional().describe("LLM provider settings (validated by a later feature)"),
+    providers: ProvidersSchema.optional(),
   })
   .strict();
 
@@ -58,11 +55,11 @@ export type WorkspaceConfigInput = z.output<typeof WorkspaceConfigDocument>;
 export interface WorkspaceConfig {
   detailPolicy: DetailPolicy;
   retention: { detailsDays: number; logsDays: number };
-  pre_llm_hook?: JsonObject;
+  pre_llm_hook?: PreLlmHookConfig;
   plugins?: string[];
   limits?: { execution_timeout_ms?: number };
   code_execution?: { sys_lambda?: boolean };
-  providers?: JsonObject;
+  providers?: ProvidersConfig;
 }
 
 export function effectiveConfig(document: WorkspaceConfigInput): WorkspaceConfig {

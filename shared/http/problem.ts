@@ -15,10 +15,15 @@ const PROBLEMS = {
   allowance_exceeded: { status: 413, title: "A workspace byte allowance is exhausted" },
   unsupported_media_type: { status: 415, title: "Send application/json" },
   compile_failed: { status: 422, title: "The hook does not compile" },
+  invalid_file_path: { status: 422, title: "Not a workspace file path" },
+  // 4xx, never 5xx: the official LLM SDKs retry 5xx, and a failed hook must not become a resend.
+  request_hook_failed: { status: 422, title: "The request hook failed; nothing was sent to the provider" },
+  provider_not_configured: { status: 424, title: "The workspace has no usable provider for this endpoint" },
   precondition_required: { status: 428, title: "If-Match is required" },
   rate_limited: { status: 429, title: "Quota exhausted" },
   internal_error: { status: 500, title: "Internal error" },
   upstream_unavailable: { status: 502, title: "The upstream MCP server did not answer usably" },
+  provider_unreachable: { status: 502, title: "The LLM provider could not be reached" },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ProblemCode = keyof typeof PROBLEMS;

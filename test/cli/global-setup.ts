@@ -9,6 +9,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     serverUrl: string;
     upstreamUrl: string;
+    /** The fake LLM provider's root (dev/provider): `<providerUrl>/<id>/…` is one provider. */
+    providerUrl: string;
     bootstrapKey: string;
   }
 }
@@ -16,6 +18,7 @@ declare module "vitest" {
 interface DevServer {
   url: string;
   upstreamUrl: string;
+  providerUrl: string;
   key: string;
   stop(): void;
 }
@@ -32,6 +35,7 @@ export default async function setup(project: TestProject) {
   })) as DevServer;
   project.provide("serverUrl", server.url);
   project.provide("upstreamUrl", server.upstreamUrl);
+  project.provide("providerUrl", server.providerUrl);
   project.provide("bootstrapKey", server.key);
   return () => {
     server.stop();

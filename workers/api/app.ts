@@ -1,23 +1,28 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { ProblemException, problemResponse } from "../../shared/http/problem";
+import { catalogVersion } from "./middleware/catalog-version";
 import { accessProfileRoutes } from "./routes/access-profiles";
 import { approvalRoutes } from "./routes/approvals";
 import { compileRoutes } from "./routes/compile";
 import { configRoutes } from "./routes/config";
 import { hookRoutes } from "./routes/hooks";
-import { deploymentRoutes } from "./routes/deployments";
+import { fileRoutes } from "./routes/files";
 import { limitsRoutes } from "./routes/limits";
+import { llmRoutes } from "./routes/llm";
 import { logRoutes } from "./routes/logs";
 import { openapiRoutes } from "./routes/openapi";
 import { runRoutes } from "./routes/run";
 import { secretRoutes } from "./routes/secrets";
 import { serviceRoutes } from "./routes/services";
+import { toolDeploymentRoutes } from "./routes/tool-deployments";
 import { toolRoutes } from "./routes/tools";
 import { workspaceRoutes } from "./routes/workspaces";
 import type { ApiEnv } from "./types";
 
 export const app = new Hono<ApiEnv>();
+
+app.use("/v1/workspaces/*", catalogVersion);
 
 app.route("/v1", limitsRoutes);
 app.route("/v1", openapiRoutes);
@@ -27,12 +32,14 @@ app.route("/v1", workspaceRoutes);
 app.route("/v1", serviceRoutes);
 app.route("/v1", toolRoutes);
 app.route("/v1", hookRoutes);
-app.route("/v1", deploymentRoutes);
+app.route("/v1", toolDeploymentRoutes);
+app.route("/v1", fileRoutes);
 app.route("/v1", accessProfileRoutes);
 app.route("/v1", secretRoutes);
 app.route("/v1", approvalRoutes);
 app.route("/v1", configRoutes);
 app.route("/v1", logRoutes);
+app.route("/v1", llmRoutes);
 
 // Locally one port serves everything: the data plane lives in the gateway Worker.
 app.all("/mcp/*", (c) => c.env.GATEWAY.fetch(c.req.raw));

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { problemResponse } from "../../shared/http/problem";
 import { authenticateCaller } from "./auth";
+import { llmRoutes } from "./llm";
 import { serveMcp } from "./mcp";
 
 // The data plane. It imports the sandbox and hook contracts, never the compiler:
@@ -22,6 +23,9 @@ gateway.on(["GET", "DELETE"], "/mcp/:ws", () =>
     headers: { allow: "POST" },
   }),
 );
+
+// The LLM proxy: OpenAI- and Anthropic-compatible endpoints with the request hook in front.
+gateway.route("/", llmRoutes);
 
 gateway.notFound((c) =>
   problemResponse({

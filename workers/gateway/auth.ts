@@ -47,7 +47,7 @@ export function clearPrincipalCache(): void {
   cache.clear();
 }
 
-/** The caller of `/mcp/{ws}` with `tools:call`, or the 401/403 problem to answer. */
+/** The caller of `/mcp/{ws}` or `/llm/{ws}/…` with `tools:call`, or the 401/403 problem to answer. */
 export async function authenticateCaller(
   env: { DB: D1Database; RAYRUN_BOOTSTRAP_KEY: string },
   authorization: string | undefined,
@@ -80,7 +80,7 @@ export async function authenticateCaller(
       ok: false,
       response: problemResponse({
         code: "forbidden",
-        detail: "The MCP endpoint needs a key with the tools:call scope for this workspace.",
+        detail: "The gateway (/mcp and /llm) needs a key with the tools:call scope for this workspace.",
       }),
     };
   }

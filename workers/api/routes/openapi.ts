@@ -5,9 +5,12 @@ import type { ApiEnv } from "../types";
 import { PutAccessProfileRequest, PutToolGatewayRequest } from "./access-profiles";
 import { CompileRequest } from "./compile";
 import { PutConfigBody } from "./config";
-import { DeployRequest, RollbackRequest, TestRequest } from "./deployments";
+import { DeployRequest, RollbackRequest } from "./deployments";
+import { FileTestRequest } from "./file-test";
 import { RestoreBody, SaveDraftBody } from "./hooks";
+import { PrepareRequest } from "./llm";
 import { RunRequest } from "./run";
+import { TestRequest } from "./tool-deployments";
 import { PutSecretRequest } from "./secrets";
 import { CreateServiceRequest } from "./services";
 import { AcceptReviewRequest } from "./tools";
@@ -32,7 +35,121 @@ interface Operation {
 
 const WS = "/v1/workspaces/{ws}";
 const HOOK = `${WS}/tools/{tool}/hook`;
+/** `{path}` is one URL-encoded segment: `lib%2Frequest-policy.ts`. */
+const FILE = `${WS}/files/{path}`;
 const paged = "Page `{ items, nextCursor }` (`?limit=&cursor=`)";
+
+/** The routes every lifecycle target has (tool hooks and workspace files), under its base path. */
+function lifecycleOperations(base: string): Operation[] {
+  return [
+    {
+      method: "get",
+      path: base,
+      summary: "Draft (source, config, version) and deployments",
+      auth: "hooks:read",
+      etag: "returns",
+      problems: [404],
+    },
+    {
+      method: "put",
+      path: `${base}/draft`,
+      summary: "Save the draft (identical saves are no-ops)",
+      auth: "hooks:write",
+      body: SaveDraftBody,
+      etag: "requires",
+      problems: [404, 409, 412, 428, 429],
+    },
+    {
+      method: "get",
+      path: `${base}/versions`,
+      summary: "Draft history, newest first",
+      auth: "hooks:read",
+      ok: { "200": paged },
+    },
+    {
+      method: "get",
+      path: `${base}/versions/{n}`,
+      summary: "One version with source and config",
+      auth: "hooks:read",
+      problems: [404],
+    },
+    {
+      method: "get",
+      path: `${base}/versions/{n}/diff`,
+      summary: "Unified diff of a version against its predecessor",
+      auth: "hooks:read",
+      problems: [404],
+    },
+    {
+      method: "post",
+      path: `${base}/versions/{n}/restore`,
+      summary: "Copy a version into a new draft version",
+      auth: "hooks:write",
+      body: RestoreBody,
+      etag: "requires",
+      problems: [404, 409, 412, 428, 429],
+    },
+    {
+      method: "get",
+      path: `${base}/export`,
+      summary: "All versions as one JSON document",
+      auth: "hooks:read",
+    },
+    {
+      method: "post",
+      path: `${base}/compile`,
+      summary: "Compile the draft",
+      auth: "hooks:write",
+      problems: [404, 409, 422, 429],
+    },
+    {
+      method: "post",
+      path: `${base}/deployments`,
+      summary: "Compile, require a test, create a revision and move the pointer",
+      auth: "hooks:write",
+      body: DeployRequest,
+      ok: { "201": "A new revision", "200": "An identical revision reused" },
+      problems: [404, 409, 413, 422, 429],
+    },
+    {
+      method: "get",
+      path: `${base}/revisions`,
+      summary: "Deployment revisions, newest first",
+      auth: "hooks:read",
+      ok: { "200": paged },
+    },
+    {
+      method: "post",
+      path: `${base}/rollback`,
+      summary: "Move a pointer to an earlier compatible revision",
+      auth: "hooks:write",
+      body: RollbackRequest,
+      problems: [404, 409, 413],
+    },
+    {
+      method: "delete",
+      path: `${base}/shadow`,
+      summary: "Drop the shadow pointer",
+      auth: "hooks:write",
+      problems: [404],
+    },
+    {
+      method: "get",
+      path: `${base}/logs`,
+      summary: "This hook's run records (?format=json|ndjson, filters, cursor)",
+      auth: "hooks:read",
+      ok: { "200": paged },
+      problems: [400, 404],
+    },
+    {
+      method: "post",
+      path: `${base}/reset`,
+      summary: "Remove draft, versions and revisions; keep a reset event",
+      auth: "hooks:write",
+      problems: [404],
+    },
+  ];
+}
 
 export const OPERATIONS: Operation[] = [
   { method: "get", path: "/v1/limits", summary: "Every limit in force", auth: "public" },
@@ -106,6 +223,16 @@ export const OPERATIONS: Operation[] = [
     auth: "hooks:read",
     ok: { "200": paged },
     problems: [400, 404],
+  },
+
+  {
+    method: "post",
+    path: `${WS}/llm/prepare`,
+    summary: "Run the LLM path's hooks on a neutral request and return the request to send",
+    auth: "tools:call",
+    body: PrepareRequest,
+    ok: { "200": "`{ requestId, request, hook: { ran, revisionId, path, function, durationMs } }`" },
+    problems: [404, 422],
   },
 
   {
@@ -266,61 +393,7 @@ export const OPERATIONS: Operation[] = [
     problems: [404, 409],
   },
 
-  {
-    method: "get",
-    path: HOOK,
-    summary: "Draft (source, config, version) and deployments",
-    auth: "hooks:read",
-    etag: "returns",
-    problems: [404],
-  },
-  {
-    method: "put",
-    path: `${HOOK}/draft`,
-    summary: "Save the draft (identical saves are no-ops)",
-    auth: "hooks:write",
-    body: SaveDraftBody,
-    etag: "requires",
-    problems: [404, 409, 412, 428, 429],
-  },
-  {
-    method: "get",
-    path: `${HOOK}/versions`,
-    summary: "Draft history, newest first",
-    auth: "hooks:read",
-    ok: { "200": paged },
-  },
-  {
-    method: "get",
-    path: `${HOOK}/versions/{n}`,
-    summary: "One version with source and config",
-    auth: "hooks:read",
-    problems: [404],
-  },
-  {
-    method: "get",
-    path: `${HOOK}/versions/{n}/diff`,
-    summary: "Unified diff of a version against its predecessor",
-    auth: "hooks:read",
-    problems: [404],
-  },
-  {
-    method: "post",
-    path: `${HOOK}/versions/{n}/restore`,
-    summary: "Copy a version into a new draft version",
-    auth: "hooks:write",
-    body: RestoreBody,
-    etag: "requires",
-    problems: [404, 409, 412, 428, 429],
-  },
-  { method: "get", path: `${HOOK}/export`, summary: "All versions as one JSON document", auth: "hooks:read" },
-  {
-    method: "post",
-    path: `${HOOK}/compile`,
-    summary: "Compile the draft",
-    auth: "hooks:write",
-    problems: [404, 409, 422, 429],
-  },
+  ...lifecycleOperations(HOOK),
   {
     method: "post",
     path: `${HOOK}/test`,
@@ -336,51 +409,24 @@ export const OPERATIONS: Operation[] = [
     auth: "hooks:read",
     problems: [404],
   },
-  {
-    method: "post",
-    path: `${HOOK}/deployments`,
-    summary: "Compile, require a test, create a revision and move the pointer",
-    auth: "hooks:write",
-    body: DeployRequest,
-    ok: { "201": "A new revision", "200": "An identical revision reused" },
-    problems: [404, 409, 413, 422, 429],
-  },
+
   {
     method: "get",
-    path: `${HOOK}/revisions`,
-    summary: "Deployment revisions, newest first",
-    auth: "hooks:read",
-    ok: { "200": paged },
-  },
-  {
-    method: "post",
-    path: `${HOOK}/rollback`,
-    summary: "Move a pointer to an earlier compatible revision",
-    auth: "hooks:write",
-    body: RollbackRequest,
-    problems: [404, 409, 413],
-  },
-  {
-    method: "delete",
-    path: `${HOOK}/shadow`,
-    summary: "Drop the shadow pointer",
-    auth: "hooks:write",
-    problems: [404],
-  },
-  {
-    method: "get",
-    path: `${HOOK}/logs`,
-    summary: "This hook's run records (?format=json|ndjson, filters, cursor)",
+    path: `${WS}/files`,
+    summary: "Workspace files (lib/…, plugins/…) with draft version and deployments (`?kind=lib|plugin`)",
     auth: "hooks:read",
     ok: { "200": paged },
     problems: [400, 404],
   },
+  ...lifecycleOperations(FILE).map((op) => ({ ...op, problems: [...(op.problems ?? []), 422] })),
   {
     method: "post",
-    path: `${HOOK}/reset`,
-    summary: "Remove draft, versions and revisions; keep a reset event",
+    path: `${FILE}/test`,
+    summary:
+      "Test console: run an exported function (lib) or hook (plugin) with `input`; recorded with the version",
     auth: "hooks:write",
-    problems: [404],
+    body: FileTestRequest,
+    problems: [404, 409, 422, 429],
   },
 ];
 
@@ -399,6 +445,9 @@ function operation(op: Operation) {
     name: m[1],
     in: "path",
     required: true,
+    ...(m[1] === "path"
+      ? { description: "Workspace file path as one URL-encoded segment: lib%2Frequest-policy.ts" }
+      : {}),
     schema: { type: "string" },
   }));
   if (op.etag === "requires")

@@ -36,10 +36,20 @@ async function refusal(res: Response): Promise<string> {
 const put = (path: string, body: unknown, etag: string | null, key?: string) =>
   call("PUT", path, { key, body, headers: etag === null ? {} : { "if-match": etag } });
 
-/** A document whose JSON text is exactly `bytes` long. */
+/**
+ * A valid document whose JSON text is exactly `bytes` long: unique plugin
+ * names (the loosest list the config takes) of at most 200 characters.
+ */
 function sized(bytes: number) {
-  const base = JSON.stringify({ providers: { x: "" } }).length;
-  return { providers: { x: "a".repeat(bytes - base) } };
+  // `{"plugins":[]}` plus, per name, its length + 2 quotes + 1 comma, less one comma.
+  let left = bytes - JSON.stringify({ plugins: [] }).length + 1;
+  const plugins: string[] = [];
+  while (left > 0) {
+    const length = Math.min(200, left - 3);
+    plugins.push(`p${plugins.length}`.padEnd(length, "a"));
+    left -= length + 3;
+  }
+  return { plugins };
 }
 
 describe("workspace config", () => {
@@ -201,7 +211,13 @@ describe("workspace config", () => {
   it("reserved keys for later features are accepted and stored as given", async () => {
     const s = await setup();
     const document = {
-      pre_llm_hook: { source: "lib/request-policy.ts:transform", timeout_ms: 200, include_main: true },
+      pre_llm_hook: {
+        source: "lib/request-policy.ts:transform",
+        scope: "loops",
+        loops: ["researcher"],
+        include_main: true,
+        timeout_ms: 200,
+      },
       plugins: ["redact", "audit"],
       limits: { execution_timeout_ms: 1500 },
       code_execution: { sys_lambda: true },
@@ -227,6 +243,89 @@ describe("workspace config", () => {
     for (const document of bad) {
       expect(await refusal(await put(s.path, document, '"c0"', s.admin))).toBe("400 invalid_request");
     }
+  });
+
+  it("pre_llm_hook: the seed's examples are stored exactly as given; all stays all", async () => {
+    const s = await setup();
+    const all = { source: "lib/request-policy.ts:transform", scope: "all", timeout_ms: 5000 };
+    const loops = {
+      source: "lib/request-policy.ts:transform",
+      scope: "loops",
+      loops: ["researcher", "reviewer"],
+    };
+    let etag = '"c0"';
+    for (const hook of [all, loops, { source: "lib/request-policy.ts", scope: "main" }]) {
+      const saved = await json<ConfigBody>(await put(s.path, { pre_llm_hook: hook }, etag, s.admin), 200);
+      const read = await json<ConfigBody>(await call("GET", s.path, { key: s.reader }), 200);
+      expect(read.config.pre_llm_hook).toStrictEqual(hook);
+      etag = saved.etag;
+    }
+  });
+
+  it("pre_llm_hook: timeout_ms over limits.execution_timeout_ms is stored as given", async () => {
+    const s = await setup();
+    const document = {
+      pre_llm_hook: { source: "lib/x.ts", scope: "all", timeout_ms: 60_000 },
+      limits: { execution_timeout_ms: 1000 },
+    };
+    const saved = await json<ConfigBody>(await put(s.path, document, '"c0"', s.admin), 200);
+    expect(saved.config).toMatchObject(document);
+  });
+
+  it("an invalid pre_llm_hook or providers is refused naming the field, and nothing is stored", async () => {
+    const s = await setup();
+    const stored = await json<ConfigBody>(
+      await put(
+        s.path,
+        { detailPolicy: "none", pre_llm_hook: { source: "lib/x.ts", scope: "main" } },
+        '"c0"',
+        s.admin,
+      ),
+      200,
+    );
+    const cases: [unknown, string][] = [
+      [{ pre_llm_hook: { source: "lib/x.ts", scope: "loops" } }, "/pre_llm_hook/loops"],
+      [{ pre_llm_hook: { source: "lib/x.ts", scope: "all", loops: ["a"] } }, "/pre_llm_hook/loops"],
+      [
+        { pre_llm_hook: { source: "lib/x.ts", scope: "loops", loops: ["a", "main"] } },
+        "/pre_llm_hook/loops/1",
+      ],
+      [{ pre_llm_hook: { source: "lib/x.ts", scope: "loops", loops: ["a", "a"] } }, "/pre_llm_hook/loops/1"],
+      [{ pre_llm_hook: { source: "lib/x.ts", scope: "loops", loops: [] } }, "/pre_llm_hook/loops"],
+      [
+        { pre_llm_hook: { source: "lib/x.ts", scope: "main", include_main: true } },
+        "/pre_llm_hook/include_main",
+      ],
+      [{ pre_llm_hook: { source: "lib/../x.ts", scope: "all" } }, "/pre_llm_hook/source"],
+      [{ pre_llm_hook: { source: "lib/x.ts", scope: "some" } }, "/pre_llm_hook/scope"],
+      [{ pre_llm_hook: { source: "lib/x.ts", scope: "all", timeout_ms: 0 } }, "/pre_llm_hook/timeout_ms"],
+      [{ providers: { openai: { baseUrl: "ftp://x.test" } } }, "/providers/openai/baseUrl"],
+      [
+        { providers: { anthropic: { baseUrl: "https://x.test", apiKeySecret: "a b" } } },
+        "/providers/anthropic/apiKeySecret",
+      ],
+      [{ providers: { gemini: { baseUrl: "https://x.test" } } }, "/providers"],
+    ];
+    for (const [document, path] of cases) {
+      const problem = await expectProblem(
+        await put(s.path, document, stored.etag, s.admin),
+        400,
+        "invalid_request",
+      );
+      expect(problem.errors, path).toEqual([expect.objectContaining({ path })]);
+    }
+    expect(await json<ConfigBody>(await call("GET", s.path, { key: s.reader }), 200)).toEqual(stored);
+  });
+
+  it("providers: openai and anthropic are stored as given", async () => {
+    const s = await setup();
+    const providers = {
+      openai: { baseUrl: "https://api.openai.com/v1", apiKeySecret: "OPENAI_KEY" },
+      anthropic: { baseUrl: "http://localhost:8788" },
+    };
+    await json(await put(s.path, { providers }, '"c0"', s.admin), 200);
+    const read = await json<ConfigBody>(await call("GET", s.path, { key: s.reader }), 200);
+    expect(read.config.providers).toStrictEqual(providers);
   });
 
   it("a config over 16 KiB of JSON is refused with 413; exactly at the limit passes", async () => {

@@ -1,0 +1,242 @@
+// What a request hook can reach (seed 002, renamed `adf.*` → `rayrun.*`):
+//  - `rayrun.lambda({ source, args })`: runs another deployed `lib/` function,
+//    only with the workspace's `code_execution.sys_lambda` gate on and a
+//    source the workspace authorizes (a `lib/` file with an active
+//    deployment). The nested run gets no capabilities of its own.
+//  - `rayrun.model({ provider, request })`: a direct model call through the
+//    workspace's provider; it never runs the request hook again.
+//  - `rayrun.log.debug|info|warn|error(message, data?)`: entries kept with the
+//    run (the same bounds as an adapter's `context.log`).
+// Every call is bounded by what is left of the hook's time, in wall-clock
+// time for what it awaits and in fuel for the CPU work of a nested lambda.
+import { parseHookSource } from "../config/pre-llm-hook";
+import { PROVIDERS, type ProviderName } from "../config/providers";
+import type { WorkspaceConfig } from "../config/schema";
+import { loadDeployedFile } from "../files/deployed";
+import { exportPath } from "../files/exports";
+import { isJsonObject, type Json } from "../json";
+import { runAsyncModuleExport, type HostCall, type PreludeExtension } from "../sandbox";
+import { neutralToAnthropic } from "./anthropic";
+import { forwardToProvider } from "./forward";
+import { neutralToOpenai } from "./openai";
+import { validateNeutralRequest } from "./request";
+
+export const NAMESPACE = "rayrun";
+
+/**
+ * Fuel per millisecond of a request hook's `timeout_ms` (and of what is left
+ * of it for a nested lambda). The default 5000 ms buys exactly
+ * LIMITS.fuelPerInvocation. Measured in workerd (docs/request-hooks.md, "Fuel
+ * calibration"): 200 units take 0.01–0.25 ms of CPU, so a hook's CPU work
+ * always stops well inside its `timeout_ms`.
+ */
+export const FUEL_PER_MS = 200;
+
+/**
+ * Return values follow JSON.stringify for object members whose value is
+ * `undefined`: they are absent, so the seed's contract example
+ * `{ system: request.system, … }` works for a request without `system`.
+ * Everything else that is not JSON (functions, NaN, ±Infinity, `undefined`
+ * array elements, holes, class instances, cycles) is still refused by the
+ * bridge's strict serializer. The copy is made with defineProp on fresh
+ * objects (no setters planted on prototypes run, `__proto__` is a plain key)
+ * and stops early — handing the rest to the serializer to refuse — once it
+ * is deeper than the serializer allows or has more nodes than the output has
+ * characters.
+ */
+const JSON_RETURN_JS = String.raw`
+const pruneUndefinedMembers = (root, maxChars) => {
+  let nodes = 0;
+  const copy = (value, depth) => {
+    nodes++;
+    if (typeof value !== "object" || value === null || depth > 64 || nodes > maxChars) return value;
+    if (isArray(value)) {
+      const length = value.length;
+      charge(length * PER_ELEMENT);
+      const out = [];
+      for (let i = 0; i < length; i++) {
+        if (!hasOwn(value, i)) return value;
+        defineProp(out, i, descriptor(copy(value[i], depth + 1), true, true, true));
+        if (nodes > maxChars) return value;
+      }
+      return out;
+    }
+    const proto = getProto(value);
+    if (proto !== ObjectProto && proto !== null) return value;
+    const keys = objKeys(value);
+    charge(keys.length * PER_CONVERT);
+    const out = objCreate(ObjectProto);
+    for (let i = 0; i < keys.length; i++) {
+      const member = value[keys[i]];
+      if (member === undefined) continue;
+      defineProp(out, keys[i], descriptor(copy(member, depth + 1), true, true, true));
+      if (nodes > maxChars) return value;
+    }
+    return out;
+  };
+  return copy(root, 0);
+};
+api.serialize = (value, label, maxChars) => toJsonText(pruneUndefinedMembers(value, maxChars), label, maxChars);
+`;
+
+export const JSON_RETURN_EXTENSION: PreludeExtension = {
+  name: "json-return-undefined-members",
+  source: JSON_RETURN_JS,
+};
+
+const NAMESPACE_JS = String.raw`
+const hostLog = host.log;
+const LOG_DATA_CHARS = host.logDataChars;
+const LOG_MESSAGE_CHARS = host.logMessageChars;
+const makeLogger = (level) => ({ [level](message, data) {
+  if (typeof message !== "string") throw new TypeErr("${NAMESPACE}.log." + level + ": message must be a string");
+  let dataText = "";
+  if (data !== undefined) {
+    dataText = toJsonText(data, "log data", LOG_DATA_CHARS);
+    if (apply(strSlice, dataText, [0, 1]) === "E") throw new TypeErr("${NAMESPACE}.log." + level + ": " + apply(strSlice, dataText, [1]));
+  }
+  charge(message.length * PER_CHAR);
+  const sent = message.length > LOG_MESSAGE_CHARS ? apply(strSlice, message, [0, LOG_MESSAGE_CHARS + 1]) : message;
+  const status = hostLog(level, sent, dataText);
+  if (status !== "") throw new RangeErr(status);
+} })[level];
+const ns = objCreate(null);
+ns.lambda = (request) => callHost("lambda", request);
+ns.model = (request) => callHost("model", request);
+ns.log = objFreeze({ debug: makeLogger("debug"), info: makeLogger("info"), warn: makeLogger("warn"), error: makeLogger("error") });
+objFreeze(ns);
+defineProp(G, "${NAMESPACE}", descriptor(ns, false, false, false));
+`;
+
+export const NAMESPACE_EXTENSION: PreludeExtension = { name: "request-hook-namespace", source: NAMESPACE_JS };
+
+/** What a request hook's sandbox is built with: the `rayrun` namespace and lenient undefined members. */
+export const REQUEST_HOOK_EXTENSIONS: readonly PreludeExtension[] = [
+  JSON_RETURN_EXTENSION,
+  NAMESPACE_EXTENSION,
+];
+/** A nested lambda: plain JSON in and out, no capabilities. */
+export const NESTED_LAMBDA_EXTENSIONS: readonly PreludeExtension[] = [JSON_RETURN_EXTENSION];
+
+export interface HostContext {
+  env: Pick<Env, "DB" | "CODE" | "WORKSPACE" | "RAYRUN_BOOTSTRAP_KEY">;
+  workspaceUid: string;
+  requestId: string;
+  config: WorkspaceConfig;
+  /** Epoch ms after which every capability refuses. */
+  deadline: number;
+  /** Set when a capability was cut off by the deadline (the hook ran out of time, whatever it did next). */
+  expired?: { value: boolean };
+}
+
+export const TIME_UP = `the request hook's time is up`;
+
+/**
+ * Rejects once the hook's time is up, whatever the capability is doing, and
+ * aborts its signal so outgoing requests stop too. (A request already sent
+ * cannot be retracted; the host may finish handling it independently.)
+ */
+function bounded<T>(ctx: HostContext, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const expire = () => {
+    if (ctx.expired) ctx.expired.value = true;
+    return new Error(TIME_UP);
+  };
+  const left = ctx.deadline - Date.now();
+  if (left <= 0) return Promise.reject(expire());
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = expire();
+      controller.abort(error);
+      reject(error);
+    }, left);
+  });
+  return Promise.race([work(controller.signal), timeout]).finally(() => clearTimeout(timer));
+}
+
+async function lambda(ctx: HostContext, input: Json): Promise<Json> {
+  if (ctx.config.code_execution?.sys_lambda !== true) {
+    throw new Error(`${NAMESPACE}.lambda is disabled: the workspace's code_execution.sys_lambda gate is off`);
+  }
+  if (!isJsonObject(input) || typeof input.source !== "string") {
+    throw new Error(`${NAMESPACE}.lambda takes { source: "lib/file.ts:function", args }`);
+  }
+  let reference: { path: string; exportName: string };
+  try {
+    reference = parseHookSource(input.source);
+  } catch {
+    throw new Error(`${NAMESPACE}.lambda: ${JSON.stringify(input.source)} is not a lib/ source`);
+  }
+  const file = await loadDeployedFile(ctx.env, ctx.workspaceUid, reference.path);
+  if (file === null || file.kind !== "lib") {
+    throw new Error(
+      `${NAMESPACE}.lambda: ${reference.path} is not an authorized source (no active deployment)`,
+    );
+  }
+  if (!file.exports.includes(reference.exportName)) {
+    throw new Error(`${NAMESPACE}.lambda: ${reference.path} exports no function ${reference.exportName}`);
+  }
+  // CPU work is bounded by what is left of the hook's time, as fuel; its top
+  // level gets the same budget.
+  const fuel = Math.max(1, Math.floor((ctx.deadline - Date.now()) * FUEL_PER_MS));
+  const report = await runAsyncModuleExport({
+    code: file.code,
+    exportPath: exportPath("lib", reference.exportName),
+    input: input.args ?? null,
+    nowMs: Date.now(),
+    seed: `${ctx.requestId}:lambda`,
+    extensions: NESTED_LAMBDA_EXTENSIONS,
+    fuel,
+    moduleFuel: fuel,
+  });
+  if (!report.outcome.ok) {
+    throw new Error(
+      `${NAMESPACE}.lambda ${input.source} failed (${report.outcome.error.code}): ${report.outcome.error.message}`,
+    );
+  }
+  return report.outcome.value.value ?? null;
+}
+
+async function model(ctx: HostContext, input: Json, signal: AbortSignal): Promise<Json> {
+  if (!isJsonObject(input) || !PROVIDERS.includes(input.provider as ProviderName)) {
+    throw new Error(`${NAMESPACE}.model takes { provider: "openai" | "anthropic", request }`);
+  }
+  const provider = input.provider as ProviderName;
+  // `tools` and `options` may be left out of a direct call.
+  const request = isJsonObject(input.request) ? { tools: [], options: {}, ...input.request } : input.request;
+  const checked = validateNeutralRequest(request);
+  if (!checked.ok) {
+    throw new Error(
+      `${NAMESPACE}.model: invalid request: ${checked.error.map((p) => `${p.path || "/"}: ${p.message}`).join("; ")}`,
+    );
+  }
+  const body =
+    provider === "openai" ? neutralToOpenai(checked.value, false) : neutralToAnthropic(checked.value, false);
+  const forwarded = await forwardToProvider(
+    ctx.env,
+    ctx.workspaceUid,
+    ctx.config,
+    provider,
+    body,
+    null,
+    signal,
+  );
+  if (forwarded.kind !== "response") throw new Error(`${NAMESPACE}.model: ${forwarded.message}`);
+  const text = await forwarded.response.text();
+  if (!forwarded.response.ok) {
+    throw new Error(`${NAMESPACE}.model: the provider answered HTTP ${forwarded.response.status}`);
+  }
+  try {
+    return JSON.parse(text) as Json;
+  } catch {
+    throw new Error(`${NAMESPACE}.model: the provider's answer is not JSON`);
+  }
+}
+
+export function hostCallsFor(ctx: HostContext): Record<string, HostCall> {
+  return {
+    lambda: (input) => bounded(ctx, () => lambda(ctx, input)),
+    model: (input) => bounded(ctx, (signal) => model(ctx, input, signal)),
+  };
+}

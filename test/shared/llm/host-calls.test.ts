@@ -1,0 +1,289 @@
+// The request hook's private `rayrun.*` bridge (shared/llm/host-calls.ts):
+// wall-clock bounds on awaited capabilities, input checks, and shared memory
+// across concurrent hooks (DESIGN §7 "Shared memory across calls").
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_CONFIG } from "../../../shared/config/schema";
+import { hostCallsFor, TIME_UP, type HostContext } from "../../../shared/llm/host-calls";
+import { runAdapterStage, runModuleExport } from "../../../shared/sandbox";
+import { asyncEngines, workerdEngines } from "../../../shared/sandbox/wasm-workerd";
+import { adapterCode, moduleCode, testContext } from "../sandbox/helpers";
+import {
+  deployLib,
+  failed,
+  hookConfig,
+  hookWorkspace,
+  runHook,
+  sampleRequest,
+  setConfig,
+  transformed,
+  type HookWorkspace,
+} from "./harness";
+
+/** A gate the test opens by hand, and whether the call behind it got through. */
+function gate() {
+  const opened = Promise.withResolvers<void>();
+  const reached = Promise.withResolvers<void>();
+  return {
+    open: () => opened.resolve(),
+    opened: opened.promise,
+    entered: () => reached.resolve(),
+    reached: reached.promise,
+    finished: false,
+  };
+}
+
+/**
+ * Bindings for the hook's capabilities whose WorkspaceObject lookups (what
+ * `rayrun.lambda` does first) wait for `g` to open: a slow backend.
+ */
+function slowBackend(g: ReturnType<typeof gate>): HostContext["env"] {
+  const workspace = {
+    getByName: (name: string) => ({
+      getPointers: async (target: string) => {
+        g.entered();
+        await g.opened;
+        const pointers = await env.WORKSPACE.getByName(name).getPointers(target);
+        g.finished = true;
+        return pointers;
+      },
+    }),
+  };
+  return {
+    DB: env.DB,
+    CODE: env.CODE,
+    RAYRUN_BOOTSTRAP_KEY: env.RAYRUN_BOOTSTRAP_KEY,
+    WORKSPACE: workspace as unknown as Env["WORKSPACE"],
+  };
+}
+
+const LOOKUP = `export function lookup(args) { return { found: args }; }`;
+
+async function slowLambdaWorkspace(transform: string, hook: Record<string, unknown>, config = {}) {
+  const w = await hookWorkspace();
+  await deployLib(w, "lib/lookup.ts", LOOKUP);
+  await deployLib(w, "lib/request-policy.ts", transform);
+  await setConfig(w, { pre_llm_hook: hookConfig(hook), code_execution: { sys_lambda: true }, ...config });
+  return w;
+}
+
+const AWAITS_LAMBDA = `
+export async function transform({ request }) {
+  const { found } = await rayrun.lambda({ source: "lib/lookup.ts:lookup", args: "x" });
+  return { ...request, system: "found " + found };
+}`;
+
+const SWALLOWS_TIMEOUT = `
+export async function transform({ request }) {
+  try {
+    await rayrun.lambda({ source: "lib/lookup.ts:lookup", args: "x" });
+  } catch {
+    // Falls back to the original request: exactly what a timeout must not send.
+  }
+  return request;
+}`;
+
+describe("awaited capabilities count against timeout_ms (wall clock)", () => {
+  it("a hook awaiting a slow host call past its timeout_ms fails with request_hook_timeout without waiting for it", async () => {
+    const w = await slowLambdaWorkspace(AWAITS_LAMBDA, { timeout_ms: 100 });
+    const g = gate();
+    const failure = failed(await runHook(w, "main", sampleRequest(), { host: { env: slowBackend(g) } }));
+    expect(failure.code).toBe("request_hook_timeout");
+    expect(failure.message).toMatch(/ran longer than its 100 ms/);
+    // The hook's outcome came while the slow call was still stuck.
+    expect(g.finished).toBe(false);
+    g.open();
+  });
+
+  it("catching the cut-off call and returning the original request still fails closed", async () => {
+    const w = await slowLambdaWorkspace(SWALLOWS_TIMEOUT, { timeout_ms: 100 });
+    const g = gate();
+    const failure = failed(await runHook(w, "main", sampleRequest(), { host: { env: slowBackend(g) } }));
+    expect(failure.code).toBe("request_hook_timeout");
+    g.open();
+  });
+
+  it("timeout_ms is capped by limits.execution_timeout_ms for awaited calls too", async () => {
+    const w = await slowLambdaWorkspace(
+      AWAITS_LAMBDA,
+      { timeout_ms: 60_000 },
+      { limits: { execution_timeout_ms: 80 } },
+    );
+    const g = gate();
+    const failure = failed(await runHook(w, "main", sampleRequest(), { host: { env: slowBackend(g) } }));
+    expect(failure.code).toBe("request_hook_timeout");
+    expect(failure.message).toMatch(/ran longer than its 80 ms/);
+    g.open();
+  });
+
+  it("a host call that answers in time is not a timeout", async () => {
+    const w = await slowLambdaWorkspace(AWAITS_LAMBDA, { timeout_ms: 5000 });
+    const g = gate();
+    const pending = runHook(w, "main", sampleRequest(), { host: { env: slowBackend(g) } });
+    await g.reached;
+    g.open();
+    expect(transformed(await pending).system).toBe("found x");
+  });
+});
+
+const context = (overrides: Partial<HostContext> = {}): HostContext => ({
+  env,
+  workspaceUid: "ws_none",
+  requestId: "r1",
+  config: { ...DEFAULT_CONFIG, code_execution: { sys_lambda: true } },
+  deadline: Date.now() + 5000,
+  ...overrides,
+});
+
+describe("hostCallsFor", () => {
+  it("every capability refuses once the deadline has passed, and marks the hook expired", async () => {
+    const expired = { value: false };
+    const calls = hostCallsFor(context({ deadline: Date.now() - 1, expired }));
+    await expect(calls.lambda?.({ source: "lib/x.ts" })).rejects.toThrow(TIME_UP);
+    await expect(calls.model?.({ provider: "openai", request: { messages: [] } })).rejects.toThrow(TIME_UP);
+    expect(expired.value).toBe(true);
+  });
+
+  it("rayrun.lambda takes { source, args }", async () => {
+    const calls = hostCallsFor(context());
+    await expect(calls.lambda?.("lib/x.ts")).rejects.toThrow(
+      /takes \{ source: "lib\/file\.ts:function", args \}/,
+    );
+    await expect(calls.lambda?.({ source: "lib/x.ts:not-an-identifier" })).rejects.toThrow(
+      /is not a lib\/ source/,
+    );
+  });
+
+  it("rayrun.model takes { provider, request } with a valid neutral request (tools and options may be left out)", async () => {
+    const calls = hostCallsFor(context());
+    await expect(calls.model?.({ provider: "mistral", request: {} })).rejects.toThrow(
+      /takes \{ provider: "openai" \| "anthropic", request \}/,
+    );
+    await expect(
+      calls.model?.({ provider: "openai", request: { messages: [{ role: "system", content: "x" }] } }),
+    ).rejects.toThrow(/invalid request: \/messages\/0\/role/);
+    // A valid request without tools/options gets as far as the (unconfigured) provider.
+    await expect(
+      calls.model?.({
+        provider: "openai",
+        request: { model: "m", messages: [{ role: "user", content: "x" }] },
+      }),
+    ).rejects.toThrow(/names no openai provider/);
+  });
+});
+
+// A hook that allocates until the sandbox refuses: 1 MiB typed arrays.
+const BOMB = `
+export function transform({ request }) {
+  const keep = [];
+  for (;;) keep.push(new Uint8Array(1 << 20));
+}`;
+
+// Allocates until refused, keeps what it got, and tries to await a host call
+// holding it (catching the refusal, then returning the original request).
+const HOLDING_BOMB = `
+export async function transform({ request }) {
+  const keep = [];
+  for (const size of [1 << 20, 1 << 16]) {
+    try { for (;;) keep.push(new Uint8Array(size)); } catch {}
+  }
+  try { await rayrun.lambda({ source: "lib/lookup.ts:lookup", args: keep.length }); } catch {}
+  return request;
+}`;
+
+// Holds 20 MiB of the async engine across a host call: within the reserve rule.
+const HOLDING_20_MIB = `
+export async function transform({ request }) {
+  const keep = [];
+  for (let i = 0; i < 20; i++) keep.push(new Uint8Array(1 << 20));
+  const { found } = await rayrun.lambda({ source: "lib/lookup.ts:lookup", args: keep.length });
+  return { ...request, system: "held " + found };
+}`;
+
+// Awaits a host call, then needs fresh memory to build its answer.
+const PATIENT = `
+export async function transform({ request }) {
+  const { found } = await rayrun.lambda({ source: "lib/lookup.ts:lookup", args: "after the bomb" });
+  const padding = new Array(2000).fill("x").join("");
+  return { ...request, system: found + " " + padding.length };
+}`;
+
+async function patientWorkspace(): Promise<HookWorkspace> {
+  return slowLambdaWorkspace(PATIENT, {}, {});
+}
+
+describe("Shared memory across calls: a memory bomb in one hook does not fail a concurrent one", () => {
+  it("a bomb that fails while another workspace's hook awaits a host call leaves that hook working", async () => {
+    const patient = await patientWorkspace();
+    const bomber = await hookWorkspace();
+    await deployLib(bomber, "lib/request-policy.ts", BOMB);
+    await setConfig(bomber, { pre_llm_hook: hookConfig() });
+
+    const g = gate();
+    const pending = runHook(patient, "main", sampleRequest(), { host: { env: slowBackend(g) } });
+    await g.reached;
+    const bombed = failed(await runHook(bomber, "main"));
+    expect(bombed.code).toBe("request_hook_error");
+    expect(bombed.message).toMatch(/hook_out_of_memory/);
+    g.open();
+    expect(transformed(await pending).system).toBe("after the bomb 2000");
+  });
+
+  it("a bomb that tries to await a host call holding the memory is stopped there, and the waiting hook resumes", async () => {
+    const patient = await patientWorkspace();
+    const bomber = await slowLambdaWorkspace(HOLDING_BOMB, {}, {});
+
+    const patientGate = gate();
+    const patientRun = runHook(patient, "main", sampleRequest(), { host: { env: slowBackend(patientGate) } });
+    await patientGate.reached;
+    const bomberGate = gate();
+    const bombed = failed(
+      await runHook(bomber, "main", sampleRequest(), { host: { env: slowBackend(bomberGate) } }),
+    );
+    // Catching the refused call does not let it go on: it fails closed, and never reached its backend.
+    expect(bombed.code).toBe("request_hook_error");
+    expect(bombed.message).toMatch(
+      /hook_out_of_memory: the hook awaited a host call while holding the sandbox memory/,
+    );
+    expect(bomberGate.finished).toBe(false);
+    patientGate.open();
+    expect(transformed(await patientRun).system).toBe("after the bomb 2000");
+  });
+
+  it("request hooks have their own engine: tool adapters and file test runs keep their memory while a hook holds 20 MiB", async () => {
+    expect(await asyncEngines.get()).not.toBe(await workerdEngines.get());
+    const holder = await slowLambdaWorkspace(HOLDING_20_MIB, {}, {});
+    const holderGate = gate();
+    const holderRun = runHook(holder, "main", sampleRequest(), { host: { env: slowBackend(holderGate) } });
+    await holderGate.reached;
+    // Each needs 16 MiB: more than the suspended hook left in its engine.
+    const lambda = await runModuleExport({
+      code: moduleCode(`return { main: (input) => {
+        const keep = [];
+        for (let i = 0; i < 16; i++) keep.push(new Uint8Array(1 << 20));
+        return { held: keep.length * input };
+      } };`),
+      exportPath: ["main"],
+      input: 1,
+      nowMs: 0,
+      seed: "s",
+    });
+    expect(lambda.outcome).toStrictEqual({ ok: true, value: { value: { held: 16 } } });
+    const adapter = await runAdapterStage({
+      code: adapterCode(`before: ({ arguments: args }) => {
+        const keep = [];
+        for (let i = 0; i < 16; i++) keep.push(new Uint8Array(1 << 20));
+        return { action: "continue", arguments: { ...args, held: keep.length } };
+      }`),
+      stage: "before",
+      arguments: { q: 1 },
+      context: testContext(),
+    });
+    expect(adapter.outcome).toStrictEqual({
+      ok: true,
+      value: { action: "continue", arguments: { q: 1, held: 16 } },
+    });
+    holderGate.open();
+    expect(transformed(await holderRun).system).toBe("held 20");
+  });
+});

@@ -1,0 +1,498 @@
+// The LLM proxy (`/llm/{ws}/openai/v1/chat/completions`, `/llm/{ws}/anthropic/v1/messages`)
+// with the official SDKs: the request hook rewrites what the fake provider
+// receives, the workspace's provider key replaces the Rayrun key, and the
+// provider's answer (JSON or SSE, success or error) reaches the SDK unchanged.
+import Anthropic, { APIError as AnthropicAPIError } from "@anthropic-ai/sdk";
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import OpenAI, { RateLimitError, UnprocessableEntityError } from "openai";
+import { describe, expect, it } from "vitest";
+import type { ReceivedRequest } from "../../../dev/provider/server";
+import { call, createKey, createWorkspace, expectProblem, json } from "../../helpers/api";
+import { deployFile, fileFixture, saveFile, testFile } from "../api/routes/files-harness";
+import { gatewayFetch, putSecret } from "./harness";
+import { POLICY, POLICY_PATH, REMINDER } from "../../helpers/request-policy";
+
+const PROVIDER_KEY = "sk-provider-secret";
+
+const hook = (fn = "transform", extra: Record<string, unknown> = {}) => ({
+  source: `${POLICY_PATH}:${fn}`,
+  scope: "all",
+  ...extra,
+});
+
+interface Llm {
+  ws: string;
+  /** tools:call only: what an agent puts in its SDK as apiKey. */
+  callKey: string;
+  /** The fake provider's id: `http://provider.test/<id>`. */
+  provider: string;
+  revisionId: string;
+  ctx: ExecutionContext;
+}
+
+async function putConfig(ws: string, document: Record<string, unknown>) {
+  const etag = (await call("GET", `/v1/workspaces/${ws}/config`)).headers.get("etag") ?? "";
+  await json(
+    await call("PUT", `/v1/workspaces/${ws}/config`, { body: document, headers: { "if-match": etag } }),
+    200,
+  );
+}
+
+/**
+ * A workspace with the policy file deployed, both providers on a fresh fake
+ * provider with the key in a workspace secret, and `pre_llm_hook` as given.
+ */
+async function setup(
+  preLlmHook: Record<string, unknown> | null = hook(),
+  providers?: Record<string, unknown>,
+): Promise<Llm> {
+  const ws = (await createWorkspace("llm")).uid;
+  const f = await fileFixture(ws);
+  const { version } = await saveFile(f, POLICY_PATH, POLICY);
+  const run = await testFile(f, POLICY_PATH, {
+    export: "transform",
+    input: { request: { messages: [], tools: [], options: {} }, loop: { name: "main" } },
+    version,
+  });
+  expect(run.ok, JSON.stringify(run)).toBe(true);
+  const { revision } = await deployFile(f, POLICY_PATH, version, "active");
+  await putSecret(ws, "provider-key", PROVIDER_KEY);
+  const provider = crypto.randomUUID();
+  await putConfig(ws, {
+    providers: providers ?? {
+      openai: { baseUrl: `http://provider.test/${provider}/v1`, apiKeySecret: "provider-key" },
+      anthropic: { baseUrl: `http://provider.test/${provider}`, apiKeySecret: "provider-key" },
+    },
+    ...(preLlmHook ? { pre_llm_hook: preLlmHook } : {}),
+  });
+  const { key: callKey } = await createKey(ws, ["tools:call"], "agent");
+  return { ws, callKey, provider, revisionId: revision.id, ctx: createExecutionContext() };
+}
+
+const received = async (g: Llm) =>
+  (await fetch(`http://provider.test/${g.provider}/_received`)).json<ReceivedRequest[]>();
+
+const failNext = (g: Llm, failure: { status: number; body?: unknown }) =>
+  fetch(`http://provider.test/${g.provider}/_fail`, { method: "POST", body: JSON.stringify(failure) });
+
+const openai = (g: Llm, headers: Record<string, string> = {}) =>
+  new OpenAI({
+    apiKey: g.callKey,
+    baseURL: `http://gateway.test/llm/${g.ws}/openai/v1`,
+    fetch: gatewayFetch(g),
+    maxRetries: 0,
+    defaultHeaders: headers,
+  });
+
+const anthropic = (g: Llm, headers: Record<string, string> = {}) =>
+  new Anthropic({
+    apiKey: g.callKey,
+    baseURL: `http://gateway.test/llm/${g.ws}/anthropic`,
+    fetch: gatewayFetch(g),
+    maxRetries: 0,
+    defaultHeaders: headers,
+  });
+
+/** A raw POST to the proxy, for what the SDKs hide (problem bodies, headers). */
+function post(g: Llm, provider: "openai" | "anthropic", body: unknown, headers: Record<string, string> = {}) {
+  const path = provider === "openai" ? "openai/v1/chat/completions" : "anthropic/v1/messages";
+  return gatewayFetch(g)(`http://gateway.test/llm/${g.ws}/${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${g.callKey}`, ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+const schema = { type: "object", properties: { path: { type: "string" } } };
+const TOOL_NAMES = ["fs_read", "fs_write", "shell_exec"];
+const openaiTools = TOOL_NAMES.map((name) => ({
+  type: "function" as const,
+  function: { name, description: `${name} tool`, parameters: schema },
+}));
+const anthropicTools = TOOL_NAMES.map((name) => ({
+  name,
+  description: `${name} tool`,
+  input_schema: { ...schema, type: "object" as const },
+}));
+const openaiBody = {
+  model: "gpt-test",
+  messages: [
+    { role: "system" as const, content: "be brief" },
+    { role: "user" as const, content: "hello there" },
+  ],
+  tools: openaiTools,
+};
+const anthropicBody = {
+  model: "claude-test",
+  max_tokens: 100,
+  system: "be brief",
+  messages: [{ role: "user" as const, content: "hello there" }],
+  tools: anthropicTools,
+};
+
+/** Tool names of a body the provider received (either dialect). */
+function toolNames(request: ReceivedRequest | undefined): string[] {
+  const { tools } = (request?.body ?? {}) as { tools?: { name?: string; function?: { name: string } }[] };
+  return (tools ?? []).map((tool) => tool.function?.name ?? tool.name ?? "");
+}
+
+interface LogItem {
+  kind: string;
+  loop: string | null;
+  target: string;
+  stage: string;
+  outcome: string;
+  code: string | null;
+  revisionId: string | null;
+  requestId: string;
+  details?: { logs: unknown[]; error?: string } | null;
+}
+
+/** Flushes the proxy's deferred log writes, then reads the request-hook records. */
+async function hookLogs(g: Llm): Promise<LogItem[]> {
+  await waitOnExecutionContext(g.ctx);
+  g.ctx = createExecutionContext();
+  const page = await json<{ items: LogItem[] }>(
+    await call("GET", `/v1/workspaces/${g.ws}/hooks/logs?kind=request_hook`),
+    200,
+  );
+  return page.items;
+}
+
+describe("the OpenAI-compatible endpoint", () => {
+  it("the official client gets the provider's completion; the provider got the transformed request with the workspace key", async () => {
+    const g = await setup();
+    const { data, response } = await openai(g).chat.completions.create(openaiBody).withResponse();
+    expect(data).toEqual({
+      id: expect.stringMatching(/^chatcmpl-/),
+      object: "chat.completion",
+      created: expect.any(Number),
+      model: "gpt-test",
+      choices: [
+        {
+          index: 0,
+          message: { role: "assistant", content: "echo: hello there", refusal: null, annotations: [] },
+          logprobs: null,
+          finish_reason: "stop",
+        },
+      ],
+      // The fake counts words of what it received: the reminder is in the prompt.
+      usage: { prompt_tokens: 13, completion_tokens: 3, total_tokens: 16 },
+      system_fingerprint: null,
+    });
+    // The provider's own headers come through, plus the call's Rayrun request id.
+    expect(response.headers.get("x-request-id")).toBe(`req_${data.id}`);
+    expect(response.headers.get("x-rayrun-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+
+    const [request, ...rest] = await received(g);
+    expect(rest).toEqual([]);
+    expect(request).toMatchObject({
+      path: "/v1/chat/completions",
+      headers: { authorization: `Bearer ${PROVIDER_KEY}`, "x-api-key": null },
+    });
+    expect(request?.body).toEqual({
+      model: "gpt-test",
+      messages: [
+        { role: "system", content: `be brief\n\n${REMINDER}` },
+        { role: "user", content: "hello there" },
+      ],
+      tools: openaiTools.slice(0, 2),
+    });
+  });
+
+  it("streams: the client joins the provider's chunks; stream options travel on", async () => {
+    const g = await setup();
+    const stream = await openai(g).chat.completions.create({
+      ...openaiBody,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let text = "";
+    let usage: OpenAI.CompletionUsage | null | undefined;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta.content ?? "";
+      usage = chunk.usage ?? usage;
+    }
+    expect(text).toBe("echo: hello there");
+    expect(usage).toEqual({ prompt_tokens: 13, completion_tokens: 3, total_tokens: 16 });
+    const [request] = await received(g);
+    expect(request?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    expect(toolNames(request)).toEqual(["fs_read", "fs_write"]);
+  });
+
+  it("a throwing hook is 422 request_hook_failed and the provider receives nothing", async () => {
+    const g = await setup(hook("explode"));
+    const error = await openai(g)
+      .chat.completions.create(openaiBody)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnprocessableEntityError);
+    expect(error).toMatchObject({
+      status: 422,
+      code: "request_hook_failed",
+      message: expect.stringContaining("the policy store is down"),
+    });
+
+    const res = await post(g, "openai", openaiBody);
+    const problem = await expectProblem(res, 422, "request_hook_failed");
+    expect(problem).toMatchObject({
+      hookCode: "request_hook_error",
+      requestId: res.headers.get("x-rayrun-request-id"),
+      detail: expect.stringContaining("the policy store is down"),
+    });
+    expect(await received(g)).toEqual([]);
+
+    const logs = await hookLogs(g);
+    expect(logs).toHaveLength(2);
+    expect(logs[0]).toMatchObject({
+      kind: "request_hook",
+      loop: "main",
+      outcome: "error",
+      code: "request_hook_error",
+      revisionId: g.revisionId,
+      details: { error: expect.stringContaining("[Turn error]") },
+    });
+  });
+
+  it("a hook that returns { request, loop } fails closed with request_hook_invalid_return", async () => {
+    const g = await setup(hook("wrapped"));
+    const problem = await expectProblem(await post(g, "openai", openaiBody), 422, "request_hook_failed");
+    expect(problem).toMatchObject({
+      hookCode: "request_hook_invalid_return",
+      detail: expect.stringContaining("not { request, loop }"),
+    });
+    expect(await received(g)).toEqual([]);
+  });
+
+  it("a hook whose file is not deployed fails each call closed", async () => {
+    const g = await setup({ source: "lib/missing.ts:transform", scope: "all" });
+    const problem = await expectProblem(await post(g, "openai", openaiBody), 422, "request_hook_failed");
+    expect(problem).toMatchObject({ hookCode: "request_hook_source_missing" });
+    expect(await received(g)).toEqual([]);
+  });
+
+  it("the loop header targets the hook: scope main leaves the researcher loop's request alone", async () => {
+    const g = await setup(hook("transform", { scope: "main" }));
+    await openai(g).chat.completions.create(openaiBody);
+    await openai(g, { "x-rayrun-loop": "researcher" }).chat.completions.create(openaiBody);
+    const [main, researcher] = await received(g);
+    expect(toolNames(main)).toEqual(["fs_read", "fs_write"]);
+    expect(toolNames(researcher)).toEqual(TOOL_NAMES);
+    expect(researcher?.body).toMatchObject({ messages: [{ role: "system", content: "be brief" }, {}] });
+    expect((await hookLogs(g)).map((log) => log.loop)).toEqual(["main"]);
+  });
+
+  it("history compaction skips the hook and logs nothing", async () => {
+    const g = await setup();
+    await openai(g, { "x-rayrun-compaction": "true" }).chat.completions.create(openaiBody);
+    expect(toolNames((await received(g))[0])).toEqual(TOOL_NAMES);
+    expect(await hookLogs(g)).toEqual([]);
+  });
+
+  it("no pre_llm_hook: the request goes as the client sent it", async () => {
+    const g = await setup(null);
+    await openai(g).chat.completions.create(openaiBody);
+    expect((await received(g))[0]?.body).toEqual(openaiBody);
+  });
+
+  it("a provider error status reaches the client as the provider sent it", async () => {
+    const g = await setup();
+    await failNext(g, { status: 429, body: { error: { message: "slow down", type: "rate_limit_error" } } });
+    const error = await openai(g)
+      .chat.completions.create(openaiBody)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toMatchObject({ status: 429, type: "rate_limit_error", message: "429 slow down" });
+    // The hook ran (and is logged) before the provider refused.
+    expect(await hookLogs(g)).toMatchObject([{ outcome: "continue" }]);
+  });
+
+  it("logs name the loop, the file, the revision and the request id the client got", async () => {
+    const g = await setup();
+    const res = await post(g, "openai", openaiBody, { "x-rayrun-loop": "researcher" });
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    expect(await hookLogs(g)).toEqual([
+      expect.objectContaining({
+        kind: "request_hook",
+        loop: "researcher",
+        target: `file:${POLICY_PATH}`,
+        stage: "transform",
+        outcome: "continue",
+        code: null,
+        revisionId: g.revisionId,
+        requestId: res.headers.get("x-rayrun-request-id"),
+      }),
+    ]);
+  });
+});
+
+describe("the Anthropic-compatible endpoint", () => {
+  it("the official client gets the provider's message; the provider got the transformed request with the workspace key", async () => {
+    const g = await setup();
+    const { data, response } = await anthropic(g).messages.create(anthropicBody).withResponse();
+    expect(data).toEqual({
+      id: expect.stringMatching(/^msg_/),
+      type: "message",
+      role: "assistant",
+      model: "claude-test",
+      content: [{ type: "text", text: "echo: hello there" }],
+      stop_reason: "end_turn",
+      stop_sequence: null,
+      usage: {
+        input_tokens: 2,
+        output_tokens: 3,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+      },
+    });
+    expect(response.headers.get("request-id")).toBe(`req_${data.id}`);
+    expect(response.headers.get("x-rayrun-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    const [request, ...rest] = await received(g);
+    expect(rest).toEqual([]);
+    expect(request).toMatchObject({
+      path: "/v1/messages",
+      // The SDK's own API version is passed on; the Rayrun key is not.
+      headers: { authorization: null, "x-api-key": PROVIDER_KEY, "anthropic-version": "2026-10-21" },
+    });
+    expect(request?.body).toEqual({
+      model: "claude-test",
+      system: `be brief\n\n${REMINDER}`,
+      messages: [{ role: "user", content: "hello there" }],
+      max_tokens: 100,
+      tools: anthropicTools.slice(0, 2),
+    });
+  });
+
+  it("streams the provider's events, which the client accumulates", async () => {
+    const g = await setup();
+    const stream = anthropic(g).messages.stream(anthropicBody);
+    let text = "";
+    stream.on("text", (delta) => (text += delta));
+    const final = await stream.finalMessage();
+    expect(text).toBe("echo: hello there");
+    expect(final).toMatchObject({
+      content: [{ type: "text", text: "echo: hello there" }],
+      stop_reason: "end_turn",
+    });
+    const [request] = await received(g);
+    expect(request?.body).toMatchObject({ stream: true, system: `be brief\n\n${REMINDER}` });
+    expect(toolNames(request)).toEqual(["fs_read", "fs_write"]);
+  });
+
+  it("accepts the Rayrun key in x-api-key, as classic Anthropic clients send it", async () => {
+    const g = await setup();
+    const res = await gatewayFetch(g)(`http://gateway.test/llm/${g.ws}/anthropic/v1/messages`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-api-key": g.callKey,
+        "anthropic-version": "2023-06-01",
+      },
+      body: JSON.stringify(anthropicBody),
+    });
+    expect(await json(res, 200)).toMatchObject({ content: [{ type: "text", text: "echo: hello there" }] });
+    expect((await received(g))[0]?.headers).toEqual({
+      authorization: null,
+      "x-api-key": PROVIDER_KEY,
+      "anthropic-version": "2023-06-01",
+    });
+  });
+
+  it("a throwing hook is 422 request_hook_failed for the client too, and nothing is sent", async () => {
+    const g = await setup(hook("explode"));
+    const error = await anthropic(g)
+      .messages.create(anthropicBody)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AnthropicAPIError);
+    expect(error).toMatchObject({
+      status: 422,
+      type: "request_hook_failed",
+      apiMessage: expect.stringContaining("the policy store is down"),
+    });
+    expect(await received(g)).toEqual([]);
+  });
+
+  it("a provider error status reaches the client as the provider sent it", async () => {
+    const g = await setup();
+    await failNext(g, { status: 529 });
+    const error = await anthropic(g)
+      .messages.create(anthropicBody)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AnthropicAPIError);
+    expect(error).toMatchObject({ status: 529, error: { type: "error", error: { type: "api_error" } } });
+  });
+});
+
+describe("refusals before the provider", () => {
+  it("needs a tools:call key of the workspace: 401 without one, 403 with hooks:read", async () => {
+    const g = await setup();
+    await expectProblem(await post(g, "openai", openaiBody, { authorization: "" }), 401, "unauthorized");
+    // x-api-key counts only on the Anthropic endpoint.
+    await expectProblem(
+      await post(g, "openai", openaiBody, { authorization: "", "x-api-key": g.callKey }),
+      401,
+      "unauthorized",
+    );
+    const { key: reader } = await createKey(g.ws, ["hooks:read"], "reader");
+    await expectProblem(
+      await post(g, "anthropic", anthropicBody, { authorization: `Bearer ${reader}` }),
+      403,
+      "forbidden",
+    );
+    const other = await setup();
+    await expectProblem(
+      await post(g, "openai", openaiBody, { authorization: `Bearer ${other.callKey}` }),
+      403,
+      "forbidden",
+    );
+    expect(await received(g)).toEqual([]);
+  });
+
+  it("a body the neutral request cannot hold is 400 invalid_request naming the fields", async () => {
+    const g = await setup();
+    const body = {
+      model: "gpt-test",
+      messages: [
+        { role: "user", content: [{ type: "image_url", image_url: { url: "http://x.test/a.png" } }] },
+      ],
+    };
+    const problem = await expectProblem(await post(g, "openai", body), 400, "invalid_request");
+    expect(problem.errors).toEqual([{ path: "/messages/0/content/0/type", message: expect.any(String) }]);
+    await expectProblem(await post(g, "anthropic", "{not json"), 400, "invalid_json");
+    await expectProblem(await post(g, "anthropic", [anthropicBody]), 400, "invalid_request");
+    const big = { ...anthropicBody, system: "x".repeat(600 * 1024) };
+    await expectProblem(await post(g, "anthropic", big), 413, "payload_too_large");
+    expect(await received(g)).toEqual([]);
+  });
+
+  it("the loop and compaction headers are checked", async () => {
+    const g = await setup();
+    await expectProblem(
+      await post(g, "openai", openaiBody, { "x-rayrun-loop": "no spaces" }),
+      400,
+      "invalid_request",
+    );
+    await expectProblem(
+      await post(g, "openai", openaiBody, { "x-rayrun-compaction": "yes" }),
+      400,
+      "invalid_request",
+    );
+    expect(await received(g)).toEqual([]);
+  });
+
+  it("a provider the config does not name, or whose key secret is unset, is 424 provider_not_configured", async () => {
+    const provider = crypto.randomUUID();
+    const g = await setup(hook(), {
+      openai: { baseUrl: `http://provider.test/${provider}/v1`, apiKeySecret: "unset-secret" },
+    });
+    const missing = await expectProblem(
+      await post(g, "anthropic", anthropicBody),
+      424,
+      "provider_not_configured",
+    );
+    expect(missing.detail).toContain("anthropic");
+    const unset = await expectProblem(await post(g, "openai", openaiBody), 424, "provider_not_configured");
+    expect(unset.detail).toContain("unset-secret");
+    expect(await (await fetch(`http://provider.test/${provider}/_received`)).json()).toEqual([]);
+  });
+});

@@ -1,0 +1,155 @@
+// `POST /llm/{ws}/openai/v1/chat/completions` and `POST /llm/{ws}/anthropic/v1/messages`:
+// provider-compatible endpoints (DESIGN §1 "Order on the LLM path"). An official
+// SDK whose base URL is `…/llm/{ws}/openai/v1` or `…/llm/{ws}/anthropic` and
+// whose apiKey is a Rayrun key sends its usual body; the request hook rewrites
+// that body, failing closed, and the provider's answer (JSON or SSE) comes back as is.
+import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { createMiddleware } from "hono/factory";
+import { readWorkspaceConfig } from "../../shared/config";
+import { LOOP_NAME_PATTERN, MAIN_LOOP } from "../../shared/config/pre-llm-hook";
+import type { ProviderName } from "../../shared/config/providers";
+import { problemResponse, type ProblemCode } from "../../shared/http/problem";
+import { isJsonObject, type JsonObject } from "../../shared/json";
+import { LIMITS } from "../../shared/limits";
+import { anthropicToNeutral, neutralToAnthropic } from "../../shared/llm/anthropic";
+import { forwardToProvider } from "../../shared/llm/forward";
+import { neutralToOpenai, openaiToNeutral } from "../../shared/llm/openai";
+import type { NeutralRequest, RequestProblem } from "../../shared/llm/request";
+import { requestHookRecord, runRequestHook } from "../../shared/llm/request-hook";
+import { deferRuns } from "../../shared/logs/writer";
+import type { Result } from "../../shared/result";
+import { authenticateCaller } from "./auth";
+
+/** Names the call in the answer and in the hook-run log, so a client can find its run. */
+export const REQUEST_ID_HEADER = "x-rayrun-request-id";
+/** The agent loop making the call ("main" or an inner loop's name): what `pre_llm_hook` targets. */
+export const LOOP_HEADER = "x-rayrun-loop";
+/** `true` on history-compaction calls, which the seed keeps out of the request hook. */
+export const COMPACTION_HEADER = "x-rayrun-compaction";
+
+interface Dialect {
+  toNeutral: (body: JsonObject) => Result<{ request: NeutralRequest; stream: boolean }, RequestProblem[]>;
+  fromNeutral: (request: NeutralRequest, stream: boolean) => JsonObject;
+}
+
+const DIALECTS: Record<ProviderName, Dialect> = {
+  openai: { toNeutral: openaiToNeutral, fromNeutral: neutralToOpenai },
+  anthropic: { toNeutral: anthropicToNeutral, fromNeutral: neutralToAnthropic },
+};
+
+/**
+ * A problem document the official SDKs can also read: both take `error.message`
+ * and `error.type` from an error body (OpenAI's also `error.code`), and without
+ * them report only "422 status code".
+ */
+function llmProblem(
+  code: ProblemCode,
+  detail: string,
+  requestId: string,
+  extensions: Record<string, unknown> = {},
+): Response {
+  return problemResponse({
+    code,
+    detail,
+    extensions: { ...extensions, requestId, error: { type: code, code, message: detail } },
+    headers: { [REQUEST_ID_HEADER]: requestId },
+  });
+}
+
+type GatewayContext = Context<{ Bindings: Env }>;
+
+/** Needs `tools:call`; runs before the body is read, so strangers cannot make us buffer one. */
+const authenticated = (provider: ProviderName) =>
+  createMiddleware<{ Bindings: Env }>(async (c, next) => {
+    // Anthropic clients pass their apiKey as `x-api-key` (newer SDKs as a bearer token).
+    const apiKey = provider === "anthropic" ? c.req.header("x-api-key") : undefined;
+    const authorization = c.req.header("authorization") ?? (apiKey ? `Bearer ${apiKey}` : undefined);
+    const auth = await authenticateCaller(c.env, authorization, c.req.param("ws") ?? "");
+    if (!auth.ok) return auth.response;
+    return next();
+  });
+
+const limitBody = bodyLimit({
+  maxSize: LIMITS.requestBodyBytes,
+  onError: () =>
+    problemResponse({
+      code: "payload_too_large",
+      detail: `Request bodies are limited to ${LIMITS.requestBodyBytes} bytes.`,
+      extensions: { limit: LIMITS.requestBodyBytes },
+    }),
+});
+
+async function proxy(c: GatewayContext, provider: ProviderName): Promise<Response> {
+  const ws = c.req.param("ws") ?? "";
+  const requestId = crypto.randomUUID();
+  const loop = c.req.header(LOOP_HEADER) ?? MAIN_LOOP;
+  if (!LOOP_NAME_PATTERN.test(loop)) {
+    return llmProblem(
+      "invalid_request",
+      `${LOOP_HEADER} must be a loop name: 1–64 letters, digits, _, . or -.`,
+      requestId,
+    );
+  }
+  const compaction = c.req.header(COMPACTION_HEADER);
+  if (compaction !== undefined && compaction !== "true" && compaction !== "false") {
+    return llmProblem("invalid_request", `${COMPACTION_HEADER} must be true or false.`, requestId);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(await c.req.text());
+  } catch {
+    return llmProblem("invalid_json", "The body is not valid JSON.", requestId);
+  }
+  if (!isJsonObject(body)) return llmProblem("invalid_request", "The body must be a JSON object.", requestId);
+  const dialect = DIALECTS[provider];
+  const mapped = dialect.toNeutral(body);
+  if (!mapped.ok) {
+    const detail = mapped.error.map((p) => `${p.path || "/"}: ${p.message}`).join("; ");
+    return llmProblem("invalid_request", detail, requestId, { errors: mapped.error });
+  }
+
+  // The config read for forwarding overlaps the hook run instead of following it.
+  const [outcome, config] = await Promise.all([
+    runRequestHook(
+      c.env,
+      { workspaceUid: ws, loop, request: mapped.value.request, requestId, bypass: compaction === "true" },
+      { env: c.env, workspaceUid: ws, requestId },
+    ),
+    readWorkspaceConfig(c.env.DB, ws),
+  ]);
+  if (outcome.kind !== "skipped") {
+    deferRuns(c.executionCtx, c.env, [requestHookRecord(ws, loop, requestId, outcome)], {
+      payloadCapture: true,
+      detailPolicy: config.detailPolicy,
+    });
+  }
+  if (outcome.kind === "failed") {
+    return llmProblem("request_hook_failed", outcome.message, requestId, { hookCode: outcome.code });
+  }
+
+  const request = outcome.kind === "transformed" ? outcome.request : mapped.value.request;
+  const forwarded = await forwardToProvider(
+    c.env,
+    ws,
+    config,
+    provider,
+    dialect.fromNeutral(request, mapped.value.stream),
+    c.req.raw.headers,
+    c.req.raw.signal,
+  );
+  if (forwarded.kind === "not_configured") {
+    return llmProblem("provider_not_configured", forwarded.message, requestId);
+  }
+  if (forwarded.kind === "unreachable") {
+    return llmProblem("provider_unreachable", forwarded.message, requestId);
+  }
+  forwarded.response.headers.set(REQUEST_ID_HEADER, requestId);
+  return forwarded.response;
+}
+
+export const llmRoutes = new Hono<{ Bindings: Env }>()
+  .post("/llm/:ws/openai/v1/chat/completions", authenticated("openai"), limitBody, (c) => proxy(c, "openai"))
+  .post("/llm/:ws/anthropic/v1/messages", authenticated("anthropic"), limitBody, (c) =>
+    proxy(c, "anthropic"),
+  );
