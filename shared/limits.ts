@@ -26,6 +26,12 @@ export const LIMITS = {
   requestBodyBytes: 512 * KiB,
   /** A request hook's time when its `timeout_ms` is unset (seed 002); capped by `limits.execution_timeout_ms`. */
   requestHookTimeoutMs: 5000,
+  /**
+   * A plugin hook's time (seed 003): CPU work as fuel (× FUEL_PER_MS), awaited
+   * work on the wall clock. Past it the plugin is abandoned and its
+   * contribution dropped.
+   */
+  pluginHookTimeoutMs: 5000,
 
   /** Deterministic time budget of one hook invocation, in fuel units. */
   fuelPerInvocation: 1_000_000,

@@ -17,6 +17,8 @@ import { forwardToProvider } from "../../shared/llm/forward";
 import { neutralToOpenai, openaiToNeutral } from "../../shared/llm/openai";
 import type { NeutralRequest, RequestProblem } from "../../shared/llm/request";
 import { requestHookRecord, runRequestHook } from "../../shared/llm/request-hook";
+import { runChatParams } from "../../shared/plugins/chat-params";
+import { activePluginsOrNone } from "../../shared/plugins/discovery";
 import { deferRuns } from "../../shared/logs/writer";
 import type { Result } from "../../shared/result";
 import { authenticateCaller } from "./auth";
@@ -109,14 +111,16 @@ async function proxy(c: GatewayContext, provider: ProviderName): Promise<Respons
     return llmProblem("invalid_request", detail, requestId, { errors: mapped.error });
   }
 
-  // The config read for forwarding overlaps the hook run instead of following it.
-  const [outcome, config] = await Promise.all([
+  // The config read for forwarding and the plugin list overlap the hook run instead of following it.
+  const configRead = readWorkspaceConfig(c.env.DB, ws);
+  const [outcome, config, plugins] = await Promise.all([
     runRequestHook(
       c.env,
       { workspaceUid: ws, loop, request: mapped.value.request, requestId, bypass: compaction === "true" },
       { env: c.env, workspaceUid: ws, requestId },
     ),
-    readWorkspaceConfig(c.env.DB, ws),
+    configRead,
+    configRead.then((read) => activePluginsOrNone(c.env, ws, read)),
   ]);
   if (outcome.kind !== "skipped") {
     deferRuns(c.executionCtx, c.env, [requestHookRecord(ws, loop, requestId, outcome)], {
@@ -128,7 +132,20 @@ async function proxy(c: GatewayContext, provider: ProviderName): Promise<Respons
     return llmProblem("request_hook_failed", outcome.message, requestId, { hookCode: outcome.code });
   }
 
-  const request = outcome.kind === "transformed" ? outcome.request : mapped.value.request;
+  // Plugins' chat.params (fail open), then the provider.
+  const chat = await runChatParams(c.env, {
+    workspaceUid: ws,
+    requestId,
+    request: outcome.kind === "transformed" ? outcome.request : mapped.value.request,
+    plugins,
+    provider,
+    config,
+  });
+  deferRuns(c.executionCtx, c.env, chat.records, {
+    payloadCapture: true,
+    detailPolicy: config.detailPolicy,
+  });
+  const request = chat.request;
   const forwarded = await forwardToProvider(
     c.env,
     ws,

@@ -496,3 +496,107 @@ describe("refusals before the provider", () => {
     expect(await (await fetch(`http://provider.test/${provider}/_received`)).json()).toEqual([]);
   });
 });
+
+/** Deploys `plugins/<name>.ts` through the files API (its chat.params tested with `{}`). */
+async function deployPlugin(g: Llm, name: string, source: string) {
+  const f = await fileFixture(g.ws);
+  const path = `plugins/${name}.ts`;
+  const { version } = await saveFile(f, path, source);
+  const run = await testFile(f, path, { hook: "chat.params", input: {}, version });
+  expect(run.ok, JSON.stringify(run)).toBe(true);
+  await deployFile(f, path, version, "active");
+}
+
+async function pluginLogs(g: Llm): Promise<(LogItem & { plugin: string | null })[]> {
+  await waitOnExecutionContext(g.ctx);
+  g.ctx = createExecutionContext();
+  const page = await json<{ items: (LogItem & { plugin: string | null })[] }>(
+    await call("GET", `/v1/workspaces/${g.ws}/hooks/logs?kind=plugin`),
+    200,
+  );
+  return page.items;
+}
+
+describe("plugins' chat.params on the proxy (after the request hook, before the provider)", () => {
+  it("the official OpenAI client's call reaches the provider with the params chat.params returned", async () => {
+    const g = await setup();
+    await deployPlugin(
+      g,
+      "tune",
+      `export default {
+        "chat.params": (p: any) => ({
+          ...p,
+          temperature: p.temperature === undefined ? 0.1 : p.temperature,
+          maxOutputTokens: 1000000,
+          options: { ...p.options, user: "plugin-user" },
+        }),
+      };`,
+    );
+    // Lowering works after a raise: the second plugin runs on the first one's output.
+    await deployPlugin(
+      g,
+      "u-lower",
+      `export default { "chat.params": (p: any) => ({ ...p, maxOutputTokens: Math.min(p.maxOutputTokens ?? 500, 500), topP: 0.9 }) };`,
+    );
+    const completion = await openai(g).chat.completions.create({
+      ...openaiBody,
+      user: "caller",
+      seed: 3,
+    });
+    expect(completion.choices[0]?.message.content).toBe("echo: hello there");
+    const [request] = await received(g);
+    expect(request?.body).toMatchObject({
+      model: "gpt-test",
+      // The request hook ran first (its reminder and tool filter), then the plugins.
+      messages: [
+        { role: "system", content: `be brief\n\n${REMINDER}` },
+        { role: "user", content: "hello there" },
+      ],
+      tools: openaiTools.slice(0, 2),
+      temperature: 0.1,
+      top_p: 0.9,
+      max_completion_tokens: 500,
+      user: "plugin-user",
+      seed: 3,
+    });
+    const logs = await pluginLogs(g);
+    expect(
+      logs
+        .map((log) => [log.plugin, log.stage, log.outcome, log.target])
+        .toSorted((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    ).toEqual([
+      ["tune", "chat.params", "continue", "file:plugins/tune.ts"],
+      ["u-lower", "chat.params", "continue", "file:plugins/u-lower.ts"],
+    ]);
+  });
+
+  it("a throwing chat.params plugin is dropped and logged; the call still goes out", async () => {
+    const g = await setup(null);
+    await deployPlugin(
+      g,
+      "broken",
+      `export default {
+        "chat.params": (p: any) => {
+          if (p.model) throw new Error("params store down");
+          return undefined;
+        },
+      };`,
+    );
+    const completion = await openai(g).chat.completions.create({ ...openaiBody, temperature: 0.4 });
+    expect(completion.choices[0]?.message.content).toBe("echo: hello there");
+    const [request] = await received(g);
+    expect(request?.body).toMatchObject({ temperature: 0.4 });
+    expect(request?.body).not.toHaveProperty("max_completion_tokens");
+    const [log] = await pluginLogs(g);
+    expect(log).toMatchObject({ plugin: "broken", outcome: "threw", code: "hook_threw" });
+    expect(log?.details?.error).toContain("plugin: hook threw");
+  });
+
+  it("chat.params maps topK to Anthropic's top_k", async () => {
+    const g = await setup(null);
+    await deployPlugin(g, "topk", `export default { "chat.params": (p: any) => ({ ...p, topK: 20 }) };`);
+    await anthropic(g).messages.create({ ...anthropicBody, tools: [] });
+    const [request] = await received(g);
+    expect(request?.body).toMatchObject({ model: "claude-test", max_tokens: 100, top_k: 20 });
+  });
+});

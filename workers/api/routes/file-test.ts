@@ -1,10 +1,11 @@
 // The workspace file test console: `POST …/files/{path}/test` runs one
 // exported function (lib) or hook (plugin) of a version with `input` as its
 // single argument, in a fresh sandbox, and stores the run like an adapter's
-// (a completed run makes the version deployable). A lib function gets the
-// `rayrun` namespace a request hook gets, with the same gates (the nested
-// lambda only with `code_execution.sys_lambda` on) and the default time bound,
-// so a hook that uses it can be tested before it is deployed.
+// (a completed run makes the version deployable). It runs as production
+// does: on the async engine, with the `rayrun` namespace request hooks and
+// plugins get (same gates: the nested lambda only with
+// `code_execution.sys_lambda` on), the same JSON rules, `chat.params` seeing
+// unset fields as undefined, and the kind's time bound.
 import { Hono } from "hono";
 import { z } from "zod";
 import { storeTestRun } from "../../../shared/deploy/test-runs";
@@ -14,7 +15,8 @@ import { ProblemException } from "../../../shared/http/problem";
 import { readWorkspaceConfig } from "../../../shared/config";
 import { FUEL_PER_MS, hostCallsFor, REQUEST_HOOK_EXTENSIONS } from "../../../shared/llm/host-calls";
 import { LIMITS } from "../../../shared/limits";
-import { runAsyncModuleExport, runModuleExport } from "../../../shared/sandbox";
+import { CHAT_PARAMS_EXTENSION } from "../../../shared/plugins/chat-params";
+import { runAsyncModuleExport } from "../../../shared/sandbox";
 import { compileWorkspaceFile } from "../compiler";
 import { requireScope } from "../middleware/auth";
 import { jsonBody } from "../middleware/json-body";
@@ -87,21 +89,23 @@ export const fileTestRoutes = new Hono<ApiEnv>().post(
       nowMs: Date.now(),
       seed: requestId,
     };
-    const report =
-      t.file.kind === "lib"
-        ? await runAsyncModuleExport({
-            ...call,
-            extensions: REQUEST_HOOK_EXTENSIONS,
-            hostCalls: hostCallsFor({
-              env: c.env,
-              workspaceUid: t.workspaceUid,
-              requestId,
-              config: await readWorkspaceConfig(c.env.DB, t.workspaceUid),
-              deadline: Date.now() + LIMITS.requestHookTimeoutMs,
-            }),
-            fuel: LIMITS.requestHookTimeoutMs * FUEL_PER_MS,
-          })
-        : await runModuleExport(call);
+    const timeoutMs = t.file.kind === "lib" ? LIMITS.requestHookTimeoutMs : LIMITS.pluginHookTimeoutMs;
+    const report = await runAsyncModuleExport({
+      ...call,
+      extensions:
+        chosen.name === "chat.params" && t.file.kind === "plugin"
+          ? [...REQUEST_HOOK_EXTENSIONS, CHAT_PARAMS_EXTENSION]
+          : REQUEST_HOOK_EXTENSIONS,
+      hostCalls: hostCallsFor({
+        env: c.env,
+        workspaceUid: t.workspaceUid,
+        requestId,
+        config: await readWorkspaceConfig(c.env.DB, t.workspaceUid),
+        deadline: Date.now() + timeoutMs,
+      }),
+      fuel: timeoutMs * FUEL_PER_MS,
+      moduleFuel: timeoutMs * FUEL_PER_MS,
+    });
     const { outcome } = report;
     const run = {
       [chosen.field]: chosen.name,

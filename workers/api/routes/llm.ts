@@ -1,7 +1,8 @@
 // `POST /v1/workspaces/{ws}/llm/prepare`: the LLM path's hooks for an agent
 // that calls its provider itself (DESIGN §1 "Order on the LLM path"). It runs
-// the request hook on a neutral request and answers the request to send; like
-// the proxy it fails closed, so a failed hook never hands back the original.
+// the request hook on a neutral request, then plugins' chat.params (fail open),
+// and answers the request to send; like the proxy the request hook fails
+// closed, so a failed hook never hands back the original.
 import { Hono } from "hono";
 import { z } from "zod";
 import { readWorkspaceConfig } from "../../../shared/config";
@@ -11,6 +12,8 @@ import { ProblemException } from "../../../shared/http/problem";
 import { relocate } from "../../../shared/llm/problems";
 import { NeutralRequestSchema, validateNeutralRequest } from "../../../shared/llm/request";
 import { requestHookRecord, runRequestHook } from "../../../shared/llm/request-hook";
+import { runChatParams } from "../../../shared/plugins/chat-params";
+import { activePluginsOrNone } from "../../../shared/plugins/discovery";
 import { deferRuns } from "../../../shared/logs";
 import { requireScope } from "../middleware/auth";
 import { jsonBody } from "../middleware/json-body";
@@ -52,22 +55,21 @@ export const llmRoutes = new Hono<ApiEnv>().post(
     const loop = body.loop ?? MAIN_LOOP;
     const requestId = crypto.randomUUID();
     c.header("x-rayrun-request-id", requestId);
-    const outcome = await runRequestHook(
-      c.env,
-      { workspaceUid: ws, loop, request: checked.value, requestId },
-      { env: c.env, workspaceUid: ws, requestId },
-    );
-    if (outcome.kind === "skipped") {
-      return c.json({
-        requestId,
-        request: checked.value,
-        hook: { ran: false, revisionId: null, path: null, function: null, durationMs: 0 },
-      });
+    // The config and the plugin list are read while the hook runs.
+    const configRead = readWorkspaceConfig(c.env.DB, ws);
+    const [outcome, config, plugins] = await Promise.all([
+      runRequestHook(
+        c.env,
+        { workspaceUid: ws, loop, request: checked.value, requestId },
+        { env: c.env, workspaceUid: ws, requestId },
+      ),
+      configRead,
+      configRead.then((read) => activePluginsOrNone(c.env, ws, read)),
+    ]);
+    const capture = { payloadCapture: true, detailPolicy: config.detailPolicy };
+    if (outcome.kind !== "skipped") {
+      deferRuns(c.executionCtx, c.env, [requestHookRecord(ws, loop, requestId, outcome)], capture);
     }
-    deferRuns(c.executionCtx, c.env, [requestHookRecord(ws, loop, requestId, outcome)], {
-      payloadCapture: true,
-      detailPolicy: (await readWorkspaceConfig(c.env.DB, ws)).detailPolicy,
-    });
     if (outcome.kind === "failed") {
       throw new ProblemException({
         code: "request_hook_failed",
@@ -76,17 +78,30 @@ export const llmRoutes = new Hono<ApiEnv>().post(
         headers: { "x-rayrun-request-id": requestId },
       });
     }
-    const { run } = outcome;
+    // Plugins' chat.params (fail open); the agent's provider is not known here.
+    const chat = await runChatParams(c.env, {
+      workspaceUid: ws,
+      requestId,
+      request: outcome.kind === "transformed" ? outcome.request : checked.value,
+      plugins,
+      provider: null,
+      config,
+    });
+    deferRuns(c.executionCtx, c.env, chat.records, capture);
+    const run = outcome.kind === "transformed" ? outcome.run : null;
     return c.json({
       requestId,
-      request: outcome.request,
-      hook: {
-        ran: true,
-        revisionId: run.revisionId,
-        path: run.path,
-        function: run.exportName,
-        durationMs: run.durationMs,
-      },
+      request: chat.request,
+      hook:
+        run === null
+          ? { ran: false, revisionId: null, path: null, function: null, durationMs: 0 }
+          : {
+              ran: true,
+              revisionId: run.revisionId,
+              path: run.path,
+              function: run.exportName,
+              durationMs: run.durationMs,
+            },
     });
   },
 );

@@ -44,3 +44,21 @@ describe("file test console", () => {
     ]);
   });
 });
+
+describe("file test console for plugins", () => {
+  it("runs chat.params as the LLM path does: unset fields arrive as undefined", async () => {
+    const f = await fileFixture();
+    await saveFile(
+      f,
+      "plugins/observer.ts",
+      `export default {
+        "chat.params": (params) => ({ unset: Object.keys(params).filter((k) => params[k] === undefined).sort() }),
+      };`,
+    );
+    const run = await testFile(f, "plugins/observer.ts", { hook: "chat.params", input: { model: "m" } });
+    expect(run).toMatchObject({
+      ok: true,
+      value: { unset: ["maxOutputTokens", "options", "temperature", "topK", "topP"] },
+    });
+  });
+});

@@ -9,6 +9,7 @@ import { app } from "../../../../workers/api/app";
 import { BOOTSTRAP_KEY, call, createKey, createWorkspace, expectProblem, json } from "../../../helpers/api";
 import { deployFile, fileFixture, saveFile, testFile } from "./files-harness";
 import { POLICY, POLICY_PATH, REMINDER } from "../../../helpers/request-policy";
+import { DEFAULT_MODEL_OUTPUT_LIMIT } from "../../../../shared/plugins/models";
 
 const tool = (name: string) => ({
   name,
@@ -236,5 +237,41 @@ describe("POST /v1/workspaces/{ws}/llm/prepare", () => {
       404,
       "not_found",
     );
+  });
+});
+
+describe("plugins' chat.params in prepare", () => {
+  it("runs after the request hook; the returned request carries the params (maxTokens clamped) and runs are logged", async () => {
+    const f = await setup(hook("transform"));
+    const files = await fileFixture(f.ws);
+    const path = "plugins/params.ts";
+    const { version } = await saveFile(
+      files,
+      path,
+      `export default {
+        "chat.params": (p: any) => ({ ...p, temperature: 0.05, maxOutputTokens: 999999999, topK: 8 }),
+      };`,
+    );
+    const run = await testFile(files, path, { hook: "chat.params", input: {}, version });
+    expect(run.ok, JSON.stringify(run)).toBe(true);
+    await deployFile(files, path, version, "active");
+
+    const body = await json<Prepared>(await prepare(f, { request: REQUEST }), 200);
+    expect(body.hook.ran).toBe(true);
+    expect(body.request.system).toBe(`be brief\n\n${REMINDER}`);
+    expect(body.request.options).toEqual({
+      maxTokens: DEFAULT_MODEL_OUTPUT_LIMIT,
+      temperature: 0.05,
+      providerParams: { top_k: 8 },
+    });
+    await waitOnExecutionContext(f.ctx);
+    f.ctx = createExecutionContext();
+    const page = await json<{ items: { plugin: string | null; outcome: string; requestId: string }[] }>(
+      await call("GET", `/v1/workspaces/${f.ws}/hooks/logs?kind=plugin`),
+      200,
+    );
+    expect(page.items).toEqual([
+      expect.objectContaining({ plugin: "params", outcome: "continue", requestId: body.requestId }),
+    ]);
   });
 });

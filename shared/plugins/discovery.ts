@@ -1,0 +1,107 @@
+// Which plugins run, and in what order (seed 003 "Plugins run in order"):
+// the names the workspace config's `plugins` list gives first, in list order,
+// then every other plugin file with an active deployment, alphabetically by
+// name. A plugin's name is its file name without folder and extension
+// (`plugins/redact.ts` → `redact`, DESIGN §7 "Files and plugins").
+//
+// Caching: the pointers are the WorkspaceObject's, so they are read on every
+// call (one round trip that lists every plugin target with its pointers);
+// revisions are immutable, so their code and hook names come from the
+// isolate's revision cache (`loadFileRevision`, keyed by revision id).
+import type { WorkspaceConfig } from "../config/schema";
+import { loadFileRevision } from "../files/deployed";
+import { parseFilePath } from "../files/paths";
+
+export interface DeployedPlugin {
+  /** `redact` for `plugins/redact.ts`. */
+  name: string;
+  path: string;
+  revisionId: string;
+  /** Compiled script for the sandbox. */
+  code: string;
+  /** The hooks its default export defines (`chat.params`, `tool.execute.before`, …), as compiled. */
+  hooks: string[];
+}
+
+const TARGET_PREFIX = "file:plugins/";
+/** Targets read per WorkspaceObject call; a workspace rarely has more plugins than one page. */
+const PAGE = 200;
+
+/** Every plugin with an active deployment, in pipeline order. */
+export async function activePlugins(
+  env: Pick<Env, "DB" | "CODE" | "WORKSPACE">,
+  workspaceUid: string,
+  config: WorkspaceConfig,
+): Promise<DeployedPlugin[]> {
+  const stub = env.WORKSPACE.getByName(workspaceUid);
+  const active: { path: string; name: string; revisionId: string }[] = [];
+  let after = "";
+  for (;;) {
+    const page = await stub.listTargets(workspaceUid, TARGET_PREFIX, { after, limit: PAGE });
+    for (const { target, pointers } of page) {
+      const pointer = pointers.active;
+      if (pointer === null) continue;
+      const path = target.slice("file:".length);
+      const parsed = parseFilePath(path);
+      if (!parsed.ok || parsed.value.kind !== "plugin") continue;
+      active.push({ path, name: parsed.value.name, revisionId: pointer.revisionId });
+    }
+    const last = page.at(-1);
+    if (page.length < PAGE || last === undefined) break;
+    after = last.target;
+  }
+  const loaded = await Promise.all(
+    active.map(async ({ path, name, revisionId }) => {
+      const file = await loadFileRevision(env, workspaceUid, path, revisionId);
+      // A revision removed under us (a reset racing this read) is no plugin.
+      return file === null
+        ? null
+        : { name, path, revisionId: file.revisionId, code: file.code, hooks: [...file.exports] };
+    }),
+  );
+  return orderPlugins(
+    loaded.filter((plugin): plugin is DeployedPlugin => plugin !== null),
+    config.plugins ?? [],
+  );
+}
+
+/**
+ * Listed names first, in list order (a listed name with no active plugin is
+ * skipped), then the rest alphabetically by name (code-point order, so the
+ * order never depends on a locale).
+ */
+export function orderPlugins<P extends { name: string }>(
+  plugins: readonly P[],
+  listed: readonly string[],
+): P[] {
+  const byName = new Map(plugins.map((plugin) => [plugin.name, plugin]));
+  const ordered: P[] = [];
+  const taken = new Set<string>();
+  for (const name of listed) {
+    const plugin = byName.get(name);
+    if (plugin === undefined || taken.has(name)) continue;
+    ordered.push(plugin);
+    taken.add(name);
+  }
+  const rest = plugins
+    .filter((plugin) => !taken.has(plugin.name))
+    .toSorted((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return [...ordered, ...rest];
+}
+
+/**
+ * `activePlugins` for the request paths, which fail open: when the list cannot
+ * be read, the call goes on without plugins (and says so in the Worker log).
+ */
+export async function activePluginsOrNone(
+  env: Pick<Env, "DB" | "CODE" | "WORKSPACE">,
+  workspaceUid: string,
+  config: WorkspaceConfig,
+): Promise<DeployedPlugin[]> {
+  try {
+    return await activePlugins(env, workspaceUid, config);
+  } catch (error) {
+    console.error("plugins could not be listed; running without them", String(error));
+    return [];
+  }
+}
