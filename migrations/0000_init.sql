@@ -119,6 +119,7 @@ CREATE TABLE `hook_revisions` (
 	`public_contract` text,
 	`stages` text NOT NULL,
 	`exports` text,
+	`tools` text,
 	`config` text NOT NULL,
 	`definition_hash` text NOT NULL,
 	`actor` text NOT NULL,

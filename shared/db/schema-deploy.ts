@@ -53,6 +53,12 @@ export const hookRevisions = sqliteTable(
      * exported functions, or a plugin's hook names.
      */
     exports: text("exports"),
+    /**
+     * JSON text, plugins with a `tool` hook only (null otherwise): the tool
+     * definitions `[{ id, description, parameters }]` its `tool({})` gave once at
+     * deploy time (seed 003: called once, cached; DESIGN §7 "Files and plugins").
+     */
+    tools: text("tools"),
     /** JSON text of the non-secret config deployed with the revision. */
     config: text("config").notNull(),
     /** The tool's accepted upstream definition hash the revision was compiled against ("" for workspace files). */

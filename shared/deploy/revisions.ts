@@ -8,6 +8,13 @@ import { newId } from "../ids";
 import type { JsonObject } from "../json";
 import type { AdapterStage } from "../sandbox/types";
 
+/** A plugin tool as cached with its revision (`tool({})` at deploy time, `execute` dropped). */
+export interface PluginToolDef {
+  id: string;
+  description: string | null;
+  parameters: JsonObject;
+}
+
 export type RevisionRow = typeof hookRevisions.$inferSelect;
 
 export interface RevisionView {
@@ -38,6 +45,10 @@ export interface FileRevisionView {
 
 export const revisionExports = (row: RevisionRow): string[] =>
   row.exports === null ? [] : (JSON.parse(row.exports) as string[]);
+
+/** A plugin revision's cached tool definitions ([] when it has none). */
+export const revisionTools = (row: RevisionRow): PluginToolDef[] =>
+  row.tools === null ? [] : (JSON.parse(row.tools) as PluginToolDef[]);
 
 export const fileRevisionView = (row: RevisionRow): FileRevisionView => ({
   id: row.id,
@@ -84,6 +95,8 @@ export interface NewRevision {
   stages: AdapterStage[];
   /** Workspace files: exported functions or plugin hooks; null for tool adapters. */
   exports: string[] | null;
+  /** Plugins with a `tool` hook: the definitions read at deploy time; null otherwise. */
+  tools?: PluginToolDef[] | null;
   config: JsonObject;
   /** The tool's accepted upstream definition; "" for workspace files, which have none. */
   definitionHash: string;
@@ -130,6 +143,7 @@ export async function createOrReuseRevision(
       publicContract: r.publicContract === null ? null : JSON.stringify(r.publicContract),
       stages: JSON.stringify(r.stages),
       exports: r.exports === null ? null : JSON.stringify(r.exports),
+      tools: r.tools === undefined || r.tools === null ? null : JSON.stringify(r.tools),
       config: JSON.stringify(r.config),
       definitionHash: r.definitionHash,
       actor: r.actor,

@@ -1,8 +1,11 @@
 // `tools/list` on the MCP path: every exposed tool the key's access profile
 // allows, by its public name, with the active revision's publicContract where
-// it has one and the accepted upstream definition otherwise.
+// it has one and the accepted upstream definition otherwise; then the active
+// plugins' tools (seed 003 `tool`, cached with each plugin revision), by id,
+// never replacing an indexed tool or a protected id.
 import { ToolSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
-import { decideAccess } from "../access";
+import { DEFAULT_TOOL_RISK, decideAccess } from "../access";
+import { callPlugins, offeredPluginTools } from "../plugins/tools";
 import { isJsonObject } from "../json";
 import { toolTarget } from "../lifecycle/target";
 import { isExposed, upstreamSchemas } from "./catalog";
@@ -61,5 +64,24 @@ export async function discoverTools(
         });
     }),
   );
-  return { kind: "tools", tools: listed.filter((t) => t !== undefined) };
+  const tools = listed.filter((t) => t !== undefined);
+  const indexed = new Set(catalog.tools.map(({ tool }) => tool.publicName ?? tool.upstreamName));
+  const plugins = await callPlugins(env, workspaceUid, view.catalog);
+  const offered = await offeredPluginTools(env, workspaceUid, plugins, indexed);
+  for (const { def } of offered.values()) {
+    const decision = decideAccess(
+      { uid: def.id, publicName: def.id, risk: DEFAULT_TOOL_RISK },
+      catalog.workspace,
+      catalog.key,
+      caller.profile,
+    );
+    if (!decision.ok) continue;
+    const parsed = ToolSchema.safeParse({
+      name: def.id,
+      ...(def.description === null ? {} : { description: def.description }),
+      inputSchema: def.parameters,
+    });
+    if (parsed.success) tools.push(parsed.data);
+  }
+  return { kind: "tools", tools };
 }

@@ -8,6 +8,12 @@
 //   4) one WorkspaceObject round trip (active revision unchanged, key not revoked),
 //      upstream authorization, exactly one upstream `tools/call`;
 //   5) `after`, public output validation, response projection.
+// Plugins (seed 003, fail open; DESIGN §7 "Order with plugins") run between the
+// adapter's `before` and the upstream-schema check (`tool.execute.before`: a
+// plugin can change the call but not smuggle an invalid one past that check,
+// and an approval's hash covers the call they leave), and right after the
+// upstream answers (`tool.execute.after`, on upstream tool errors too), before
+// the adapter's `after`.
 // Every tool-level refusal is a CallToolResult with `_meta["rayrun/error"]`.
 // Shadow revisions run after the response (shadow.ts); run records are written
 // after the response (records.ts).
@@ -20,6 +26,17 @@ import { toolTarget } from "../lifecycle/target";
 import { LIMITS } from "../limits";
 import type { RunRecord } from "../logs";
 import { warmAdapter } from "../sandbox";
+import { DEFAULT_TOOL_RISK } from "../access";
+import { getValidator } from "../hooks/validator";
+import { fileTarget } from "../lifecycle/target";
+import {
+  callPlugins,
+  offeredPluginTools,
+  pluginsAfter,
+  pluginsBefore,
+  runPluginTool,
+  type DeployedPlugin,
+} from "../plugins/tools";
 import { openSecret } from "../secrets";
 import { schemaFailure, type StepRun } from "./adapter-steps";
 import { findUnavailableTool, upstreamSchemas, type CatalogTool } from "./catalog";
@@ -79,6 +96,8 @@ interface CallState {
   scope: RecordScope;
   records: RunRecord[];
   bearer: string | null;
+  /** The workspace's active plugins, read beside the call's first steps (never rejects). */
+  plugins: Promise<DeployedPlugin[]>;
 }
 
 const result = (r: CallToolResult): ToolCallAnswer => ({ kind: "result", result: r });
@@ -96,6 +115,14 @@ function refuse(state: CallState, meta: RefusalMeta, revisionId: string | null):
   );
   return result(refusal(meta));
 }
+
+const pluginScope = (state: CallState) => ({
+  env: state.env,
+  workspaceUid: state.req.workspaceUid,
+  requestId: state.req.requestId,
+  toolName: state.scope.toolName,
+  toolUid: state.found.tool.uid,
+});
 
 function recordStep(state: CallState, step: StepRun, revisionId: string | null, args: Json): void {
   if (step.ran) state.records.push(stepRecord(state.scope, step, "active", revisionId, { arguments: args }));
@@ -122,6 +149,8 @@ async function handleWithCatalog(
 ): Promise<Answer> {
   const found = catalog.byName.get(req.name);
   if (found === undefined) {
+    const pluginAnswer = await handlePluginToolCall(env, ctx, req, catalog);
+    if (pluginAnswer !== null) return pluginAnswer;
     return catalog.fresh ? unavailableOrUnknown(env, ctx, req) : STALE_CATALOG;
   }
   const { tool, service } = found;
@@ -144,6 +173,7 @@ async function handleWithCatalog(
     },
     records: [],
     bearer: null,
+    plugins: callPlugins(env, req.workspaceUid, catalog.version),
   };
   let answer: Answer | undefined;
   try {
@@ -338,10 +368,35 @@ async function attemptCall(
     refusalMeta = { code: "rejected", reason: before.outcome.reason, message: before.outcome.message };
     recorded = true;
   } else if (before.outcome.action === "continue" || before.outcome.action === "approval") {
-    const transformed = before.outcome.arguments;
-    const bytes = utf8Bytes(JSON.stringify(transformed));
+    let transformed = before.outcome.arguments;
+    // Plugins' tool.execute.before (fail open), then the upstream schema again (fail closed).
+    let pluginInvalid: RefusalMeta | null = null;
+    if (isJsonObject(transformed)) {
+      const plugged = await pluginsBefore(pluginScope(state), await state.plugins, transformed);
+      state.records.push(...plugged.records);
+      if (plugged.changed) {
+        if (plugged.args === undefined) {
+          pluginInvalid = {
+            code: "upstream_arguments_invalid",
+            message: "Plugins' tool.execute.before left no arguments to send upstream.",
+          };
+        } else {
+          transformed = plugged.args;
+          const invalid = schemaFailure(
+            "upstream_arguments_invalid",
+            upstreamSchemas(found.tool).inputSchema,
+            transformed,
+            validatorKeys(found.tool, revision).upstreamInput,
+          );
+          if (invalid) pluginInvalid = failureMeta(invalid);
+        }
+      }
+    }
+    const bytes = utf8Bytes(JSON.stringify(transformed ?? null));
     if (isJsonObject(transformed)) dispatchArgs = transformed;
-    if (!isJsonObject(transformed)) {
+    if (pluginInvalid !== null) {
+      refusalMeta = pluginInvalid;
+    } else if (!isJsonObject(transformed)) {
       refusalMeta = {
         code: "upstream_arguments_invalid",
         message: "Tool arguments sent upstream must be a JSON object.",
@@ -507,7 +562,10 @@ async function dispatchAndFinish(
     const { kind: _kind, ...error } = dispatched;
     return { kind: "upstream_error", ...error };
   }
-  const upstream = dispatched.result;
+  // Plugins' tool.execute.after (fail open) sees every upstream result, errors included.
+  const plugged = await pluginsAfter(pluginScope(state), await state.plugins, args, dispatched.result);
+  state.records.push(...plugged.records);
+  const upstream = plugged.result;
   if (upstream.isError === true) {
     // Upstream tool errors stay the upstream's; `after` does not run.
     if (revision?.stages.includes("after")) {
@@ -565,4 +623,129 @@ async function dispatchAndFinish(
     final = replaced;
   }
   return result(projectResult(final, found.projection));
+}
+
+/**
+ * `tools/call` of a plugin tool (seed 003 `tool`; DESIGN §7 "Files and
+ * plugins"), or null when `req.name` is no plugin tool: access by id, the
+ * arguments against its `parameters`, plugins' tool.execute.before (the result
+ * checked against `parameters` again), `execute` in a fresh sandbox that took
+ * it from its own call of `tool()`, then tool.execute.after. A failing
+ * `execute` is a tool error (`plugin_tool_failed`).
+ */
+async function handlePluginToolCall(
+  env: GatewayEnv,
+  ctx: Pick<ExecutionContext, "waitUntil">,
+  req: ToolCallRequest,
+  catalog: WorkspaceCatalog,
+): Promise<ToolCallAnswer | null> {
+  const plugins = await callPlugins(env, req.workspaceUid, catalog.version);
+  if (!plugins.some((p) => p.hooks.includes("tool"))) return null;
+  const indexed = new Set(catalog.tools.map(({ tool }) => tool.publicName ?? tool.upstreamName));
+  const offered = (await offeredPluginTools(env, req.workspaceUid, plugins, indexed)).get(req.name);
+  if (offered === undefined) return null;
+  const { def, plugin } = offered;
+  const target = fileTarget(plugin.path);
+  const records: RunRecord[] = [];
+  const record = (outcome: RunRecord["outcome"], code: string | null, message: string, durationMs = 0) =>
+    records.push({
+      workspaceUid: req.workspaceUid,
+      kind: "plugin",
+      target,
+      toolUid: null,
+      toolName: def.id,
+      stage: "tool",
+      channel: "active",
+      outcome,
+      code,
+      revisionId: plugin.revisionId,
+      requestId: req.requestId,
+      durationMs,
+      fuelUsed: 0,
+      shadowDiffered: null,
+      plugin: plugin.name,
+      at: new Date().toISOString(),
+      details: { message },
+    });
+  const refuseWith = (meta: RefusalMeta, outcome: RunRecord["outcome"] = "refused"): ToolCallAnswer => {
+    record(outcome, meta.code, meta.message);
+    return result(refusal(meta));
+  };
+  try {
+    const access = decideAccess(
+      { uid: def.id, publicName: def.id, risk: DEFAULT_TOOL_RISK },
+      catalog.workspace,
+      catalog.key,
+      req.caller.profile,
+    );
+    if (!access.ok) return refuseWith({ code: access.code, reason: access.reason, message: access.message });
+    if (access.approval !== null) {
+      return refuseWith({
+        code: "access_blocked",
+        reason: "approval_unsupported",
+        message: `Plugin tool ${def.id} needs approval under access profile ${access.approval.profile}; plugin tools cannot be approved.`,
+      });
+    }
+    const validator = getValidator(def.parameters, `plugin-tool:${plugin.revisionId}:${def.id}`);
+    const given = validator.validate(req.arguments);
+    if (!given.ok) {
+      return refuseWith(
+        failureMeta({
+          code: "public_arguments_invalid",
+          message: `The arguments do not match the parameters of ${def.id}.`,
+          errors: given.error.errors,
+        }),
+      );
+    }
+    const scope = {
+      env,
+      workspaceUid: req.workspaceUid,
+      requestId: req.requestId,
+      toolName: def.id,
+    };
+    const plugged = await pluginsBefore(scope, plugins, req.arguments);
+    records.push(...plugged.records);
+    const args = plugged.args;
+    if (!isJsonObject(args ?? null) || (plugged.changed && !validator.validate(args ?? null).ok)) {
+      return refuseWith({
+        code: "arguments_invalid",
+        message: `Plugins' tool.execute.before left arguments that do not match the parameters of ${def.id}.`,
+      });
+    }
+    const callArgs = args as JsonObject;
+    // The key is not revoked and the plugin's revision is still the active one.
+    const recheck = await env.WORKSPACE.getByName(req.workspaceUid).recheckDispatch(
+      target,
+      plugin.revisionId,
+      req.caller.keyId,
+    );
+    if (!recheck.ok) {
+      return refuseWith(
+        recheck.code === "key_revoked"
+          ? { code: "key_revoked", message: "The API key has been revoked." }
+          : { code: "revision_changed", message: "The plugin changed during the call; retry it." },
+      );
+    }
+    const ran = await runPluginTool(plugin, def.id, callArgs, {
+      requestId: req.requestId,
+      workspaceUid: req.workspaceUid,
+      calledAt: new Date().toISOString(),
+    });
+    if (!ran.ok) {
+      record("error", "plugin_tool_failed", `${ran.code}: ${ran.message}`, ran.durationMs);
+      return result(
+        refusal({
+          code: "plugin_tool_failed",
+          reason: ran.code,
+          message: `Plugin tool ${def.id} failed: ${ran.message}`,
+        }),
+      );
+    }
+    record("return", null, `plugin tool ${def.id} ran`);
+    const after = await pluginsAfter(scope, plugins, callArgs, ran.result);
+    records.push(...after.records);
+    return result(after.result);
+  } finally {
+    deferRecords(ctx, env, { workspaceUid: req.workspaceUid, payloadCapture: false }, records);
+  }
 }

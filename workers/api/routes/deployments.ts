@@ -31,6 +31,12 @@ import { jsonBody } from "../middleware/json-body";
 import { pageQuery } from "../middleware/page";
 import { chargeCompilation } from "../middleware/quota";
 import type { ApiEnv } from "../types";
+import { parseFilePath } from "../../../shared/files/paths";
+import { readWorkspaceConfig } from "../../../shared/config";
+import { deferRuns } from "../../../shared/logs";
+import { loadNamedCatalog } from "../../../shared/pipeline/catalog";
+import { isPluginTarget, readPluginTools, toolReadRecords } from "../../../shared/plugins/tools";
+import type { PluginToolDef } from "../../../shared/deploy/revisions";
 import { pointerView, type ResolvedTarget } from "./hooks";
 
 export const DeployRequest = z
@@ -150,6 +156,50 @@ async function movePointer(
   return moved;
 }
 
+/**
+ * A plugin's pointers decide what runs on the tool-call path, whose isolates
+ * cache the plugin list by catalog version: every move of one bumps it.
+ */
+async function pluginsChanged(c: Context<ApiEnv>, t: { workspaceUid: string; target: string }) {
+  if (isPluginTarget(t.target)) await stubOf(c, t).catalogChanged();
+}
+
+/**
+ * A plugin with a `tool` hook: `tool({})` once, in a fresh sandbox, at deploy
+ * time (seed 003; DESIGN §7 "Files and plugins"). A throw or a non-array gives
+ * zero tools and the plugin still deploys; refused definitions are dropped.
+ * Everything refused is logged (kind plugin, stage "tool").
+ */
+async function pluginTools(
+  c: Context<ApiEnv>,
+  t: DeployTarget,
+  compiled: CompiledRevision,
+): Promise<{ tools: PluginToolDef[] | null; log: (revisionId: string) => Promise<void> }> {
+  if (!isPluginTarget(t.target) || !(compiled.exports ?? []).includes("tool"))
+    return { tools: null, log: async () => undefined };
+  const path = t.target.slice("file:".length);
+  const parsed = parseFilePath(path);
+  const plugin = parsed.ok ? parsed.value.name : path;
+  const catalog = await loadNamedCatalog(c.env.DB, t.workspaceUid, "default");
+  const indexed = new Set(catalog.tools.map(({ tool }) => tool.publicName ?? tool.upstreamName));
+  const requestId = crypto.randomUUID();
+  const read = await readPluginTools(compiled.code, indexed, requestId);
+  const log = async (revisionId: string) => {
+    const records = toolReadRecords(read, {
+      workspaceUid: t.workspaceUid,
+      target: t.target,
+      plugin,
+      requestId,
+      revisionId,
+    });
+    if (records.length === 0) return;
+    for (const record of records) console.warn(record.details?.message ?? "plugin: tool hook", { plugin });
+    const { detailPolicy } = await readWorkspaceConfig(c.env.DB, t.workspaceUid);
+    deferRuns(c.executionCtx, c.env, records, { payloadCapture: true, detailPolicy });
+  };
+  return { tools: read.tools, log };
+}
+
 /** The compile/deploy/rollback/reset routes for one kind of target, mounted under its base path. */
 export function deploymentRoutes(resolve: DeployResolver) {
   return new Hono<ApiEnv>()
@@ -173,6 +223,7 @@ export function deploymentRoutes(resolve: DeployResolver) {
         });
       }
       const compiled = await compileVersion(c, () => t.compile(row.source, config));
+      const { tools, log } = await pluginTools(c, t, compiled);
       const principal = c.get("principal");
       const { revision, reused } = await createOrReuseRevision(c.env, {
         workspaceUid: t.workspaceUid,
@@ -184,6 +235,7 @@ export function deploymentRoutes(resolve: DeployResolver) {
         publicContract: compiled.publicContract,
         stages: compiled.stages,
         exports: compiled.exports,
+        tools,
         config: compiled.config,
         definitionHash: t.definitionHash,
         actor: principal.actor,
@@ -196,6 +248,8 @@ export function deploymentRoutes(resolve: DeployResolver) {
         revisionId: revision.id,
         previous: moved.previous,
       });
+      await pluginsChanged(c, t);
+      await log(revision.id);
       return c.json({ channel, reused, revision: t.revisionView(revision) }, reused ? 200 : 201);
     })
 
@@ -242,6 +296,7 @@ export function deploymentRoutes(resolve: DeployResolver) {
         revisionId: revision.id,
         previous: moved.previous,
       });
+      await pluginsChanged(c, t);
       return c.json({ channel, revision: t.revisionView(revision) });
     })
 
@@ -266,6 +321,7 @@ export function deploymentRoutes(resolve: DeployResolver) {
       // Allowed on deleted and legacy services too: it is their only write.
       const t = await resolve(c);
       const reset = await stubOf(c, t).resetTarget(t.workspaceUid, t.target);
+      await pluginsChanged(c, t);
       const versionsRemoved = await deleteTargetVersions(
         c.env.DB,
         t.workspaceUid,
