@@ -5,14 +5,15 @@
 // never replacing an indexed tool or a protected id.
 import { ToolSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { DEFAULT_TOOL_RISK, decideAccess } from "../access";
-import { callPlugins, offeredPluginTools } from "../plugins/tools";
+import { callPlugins } from "../plugins/call-plugins";
+import { offeredPluginTools } from "../plugins/tool-execute";
 import { isJsonObject } from "../json";
 import { toolTarget } from "../lifecycle/target";
 import { isExposed, upstreamSchemas } from "./catalog";
 import { workspaceCatalog } from "./catalog-cache";
 import { rememberPointers } from "./pointer-cache";
 import { revisionMeta } from "./revision-cache";
-import type { Caller, GatewayEnv } from "./tool-call";
+import type { Caller, GatewayEnv } from "./call-state";
 
 export type DiscoveryAnswer = { kind: "revoked" } | { kind: "tools"; tools: Tool[] };
 

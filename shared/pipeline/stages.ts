@@ -1,5 +1,5 @@
 // One call's adapter stages with the validation around them, shared by the
-// active path (tool-call.ts) and shadow runs (shadow.ts).
+// active path (call-attempt.ts, finish.ts) and shadow runs (shadow.ts).
 import type { Json } from "../json";
 import type { ToolCallContext } from "../sandbox/types";
 import { runAdapterStep, schemaFailure, type StepRun, type ValidatorKeys } from "./adapter-steps";

@@ -23,6 +23,10 @@ export interface DeployedPlugin {
   hooks: string[];
 }
 
+/** The plugins that define `hook`, in pipeline order. */
+export const withHook = (plugins: readonly DeployedPlugin[], hook: string): DeployedPlugin[] =>
+  plugins.filter((p) => p.hooks.includes(hook));
+
 const TARGET_PREFIX = "file:plugins/";
 /** Targets read per WorkspaceObject call; a workspace rarely has more plugins than one page. */
 const PAGE = 200;

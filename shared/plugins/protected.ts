@@ -11,3 +11,8 @@ export const PROTECTED_TOOL_PREFIX = "browser_";
 export function isProtectedToolId(id: string): boolean {
   return PROTECTED_TOOL_IDS.includes(id) || id.startsWith(PROTECTED_TOOL_PREFIX);
 }
+
+/** Whether `id` may not be registered by a plugin of a workspace with these indexed tool names. */
+export function refusedToolId(id: string, indexed: ReadonlySet<string>): boolean {
+  return isProtectedToolId(id) || indexed.has(id);
+}

@@ -7,7 +7,7 @@ import { bearerToken, sha256Hex } from "../../shared/auth/keys";
 import { allows, type Principal } from "../../shared/auth/principal";
 import { resolvePrincipal } from "../../shared/auth/resolve";
 import { problemResponse } from "../../shared/http/problem";
-import type { Caller } from "../../shared/pipeline/tool-call";
+import type { Caller } from "../../shared/pipeline/call-state";
 
 /** How long a resolved key stays in the isolate. */
 export const PRINCIPAL_CACHE_MS = 60_000;

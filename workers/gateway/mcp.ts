@@ -18,7 +18,8 @@ import { isJsonObject, type JsonObject } from "../../shared/json";
 import { LIMITS } from "../../shared/limits";
 import { discoverTools } from "../../shared/pipeline/discovery";
 import { parsedJson } from "../../shared/pipeline/results";
-import { handleToolCall, type Caller, type GatewayEnv } from "../../shared/pipeline/tool-call";
+import type { Caller, GatewayEnv } from "../../shared/pipeline/call-state";
+import { handleToolCall } from "../../shared/pipeline/tool-call";
 
 export const SERVER_INFO = { name: "rayrun-gateway", version: "1.0.0" };
 /** The `_meta` key every tool result carries its request id in (the logs' correlation id). */

@@ -4,7 +4,7 @@
 // never reaches the upstream under the old decision.
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
-import { pipelineFaults } from "../../../shared/pipeline/tool-call";
+import { pipelineFaults } from "../../../shared/pipeline/call-state";
 import { call, callTool, connect, json, refusalOf, setup } from "../../workers/gateway/harness";
 
 const catalogVersion = (ws: string) => env.WORKSPACE.getByName(ws).catalogVersion();

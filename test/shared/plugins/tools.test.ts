@@ -1,8 +1,9 @@
-// Pure helpers of shared/plugins/tools.ts: protected ids and how a plugin's
-// `output` replaces a result's text content (DESIGN §7 "Tool results").
+// Pure helpers of the plugin tool path (shared/plugins/protected.ts and
+// execute-hooks.ts): protected ids and how a plugin's `output` replaces a
+// result's text content (DESIGN §7 "Tool results").
 import { describe, expect, it } from "vitest";
-import { isProtectedToolId, PROTECTED_TOOL_IDS } from "../../../shared/plugins/protected";
-import { refusedToolId, replaceText, resultText } from "../../../shared/plugins/tools";
+import { replaceText, resultText } from "../../../shared/plugins/execute-hooks";
+import { isProtectedToolId, PROTECTED_TOOL_IDS, refusedToolId } from "../../../shared/plugins/protected";
 
 describe("protected tool ids", () => {
   it("covers the seed's list and the browser_* family", () => {

@@ -35,7 +35,8 @@ import { parseFilePath } from "../../../shared/files/paths";
 import { readWorkspaceConfig } from "../../../shared/config";
 import { deferRuns } from "../../../shared/logs";
 import { loadNamedCatalog } from "../../../shared/pipeline/catalog";
-import { isPluginTarget, readPluginTools, toolReadRecords } from "../../../shared/plugins/tools";
+import { isPluginTarget } from "../../../shared/plugins/call-plugins";
+import { readPluginTools, toolReadRecords } from "../../../shared/plugins/tool-definitions";
 import type { PluginToolDef } from "../../../shared/deploy/revisions";
 import { pointerView, type ResolvedTarget } from "./hooks";
 

@@ -1,0 +1,91 @@
+// What one `tools/call` shares across the modules of the tool-call path
+// (tool-call.ts, call-attempt.ts, approved-call.ts, finish.ts,
+// plugin-tool-call.ts): the request and its answers, the call's state, and the
+// two ways a refusal or a stale catalog copy becomes the answer.
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { JsonObject } from "../json";
+import type { RunRecord } from "../logs";
+import type { DeployedPlugin } from "../plugins/discovery";
+import type { CatalogTool } from "./catalog";
+import type { WorkspaceCatalog } from "./catalog-cache";
+import { runRecord, type RecordScope } from "./records";
+import { refusal, type RefusalMeta } from "./results";
+
+export type GatewayEnv = Pick<Env, "DB" | "CODE" | "WORKSPACE" | "RAYRUN_BOOTSTRAP_KEY">;
+
+export interface Caller {
+  keyId: string;
+  actor: string;
+  /** The access profile the key names ("default" when none). */
+  profile: string;
+}
+
+export interface ToolCallRequest {
+  workspaceUid: string;
+  name: string;
+  arguments: JsonObject;
+  /** `params._meta["rayrun/approvalId"]` of a repeated, approved call. */
+  approvalId: string | null;
+  caller: Caller;
+  requestId: string;
+}
+
+export type ToolCallAnswer =
+  | { kind: "result"; result: CallToolResult }
+  | { kind: "unknown_tool" }
+  /** The upstream answered with a JSON-RPC error: the client gets it as the upstream's. */
+  | { kind: "upstream_error"; code: number; message: string; data?: unknown };
+
+/** Test seams; never set in production. */
+export const pipelineFaults: { beforeDispatch?: (request: ToolCallRequest) => Promise<void> | void } = {};
+
+/** The call ran on an isolate copy of the catalog that turned out stale: run it again on a fresh read. */
+type StaleCatalog = { kind: "stale_catalog" };
+export type Answer = ToolCallAnswer | StaleCatalog;
+export const STALE_CATALOG: StaleCatalog = { kind: "stale_catalog" };
+
+export interface CallState {
+  env: GatewayEnv;
+  catalog: WorkspaceCatalog;
+  ctx: Pick<ExecutionContext, "waitUntil">;
+  req: ToolCallRequest;
+  calledAt: string;
+  found: CatalogTool;
+  target: string;
+  scope: RecordScope;
+  records: RunRecord[];
+  bearer: string | null;
+  /** The workspace's active plugins, read beside the call's first steps (never rejects). */
+  plugins: Promise<DeployedPlugin[]>;
+}
+
+export const result = (r: CallToolResult): ToolCallAnswer => ({ kind: "result", result: r });
+
+export function refuse(state: CallState, meta: RefusalMeta, revisionId: string | null): ToolCallAnswer {
+  state.records.push(
+    runRecord(state.scope, {
+      stage: "pipeline",
+      channel: "active",
+      outcome: "refused",
+      code: meta.code,
+      revisionId,
+      details: { message: meta.message, ...(meta.reason === undefined ? {} : { reason: meta.reason }) },
+    }),
+  );
+  return result(refusal(meta));
+}
+
+export const pluginScope = (state: CallState) => ({
+  env: state.env,
+  workspaceUid: state.req.workspaceUid,
+  requestId: state.req.requestId,
+  toolName: state.scope.toolName,
+  toolUid: state.found.tool.uid,
+});
+
+/** Whether the call's catalog is current: read for this call, or confirmed with one round trip. */
+export async function catalogCurrent(state: CallState): Promise<boolean> {
+  if (state.catalog.fresh) return true;
+  const current = await state.env.WORKSPACE.getByName(state.req.workspaceUid).catalogVersion();
+  return current === state.catalog.version;
+}

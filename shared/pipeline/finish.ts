@@ -1,0 +1,96 @@
+// Step 4's dispatch and step 5 of the tool-call path (tool-call.ts has the
+// order), for a first call (call-attempt.ts) and an approved repeat
+// (approved-call.ts) alike: exactly one upstream `tools/call`, plugins'
+// `tool.execute.after` (on upstream tool errors too), then the active
+// revision's `after`, public output validation and response projection.
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { isJsonObject, type JsonObject } from "../json";
+import { pluginsAfter } from "../plugins/execute-hooks";
+import { schemaFailure } from "./adapter-steps";
+import { pluginScope, refuse, result, type CallState, type ToolCallAnswer } from "./call-state";
+import { upstreamSchemas } from "./catalog";
+import { dispatchToolCall } from "./dispatch";
+import { runRecord, stepRecord } from "./records";
+import { afterInput, parsedJson, projectResult, refusal, replaceResult } from "./results";
+import type { LoadedRevision } from "./revision-cache";
+import type { ActiveTrace } from "./shadow";
+import { comparable, failureMeta, runAfter, validatorKeys } from "./stages";
+
+/** Step 4's dispatch and step 5. */
+export async function dispatchAndFinish(
+  state: CallState,
+  revision: LoadedRevision | null,
+  args: JsonObject,
+  trace: ActiveTrace,
+): Promise<ToolCallAnswer> {
+  const { found } = state;
+  const dispatched = await dispatchToolCall(found.service.url, found.tool.upstreamName, args, state.bearer);
+  if (dispatched.kind === "unavailable") {
+    return refuse(state, { code: "upstream_unavailable", message: dispatched.message }, revision?.id ?? null);
+  }
+  if (dispatched.kind === "rpc_error") {
+    const { kind: _kind, ...error } = dispatched;
+    return { kind: "upstream_error", ...error };
+  }
+  // Plugins' tool.execute.after (fail open) sees every upstream result, errors included.
+  const plugged = await pluginsAfter(pluginScope(state), await state.plugins, args, dispatched.result);
+  state.records.push(...plugged.records);
+  const upstream = plugged.result;
+  if (upstream.isError === true) {
+    // Upstream tool errors stay the upstream's; `after` does not run.
+    if (revision?.stages.includes("after")) {
+      state.records.push(
+        runRecord(state.scope, {
+          stage: "after",
+          channel: "active",
+          outcome: "passed",
+          code: "upstream_error",
+          revisionId: revision.id,
+        }),
+      );
+    }
+    return result(upstream);
+  }
+
+  // 5) after, public output validation, projection.
+  const input = afterInput(upstream);
+  trace.liveResult = input;
+  const after = await runAfter(state, revision, input);
+  let final: CallToolResult;
+  if (after === null) {
+    trace.after = { action: "return", result: input };
+    const contract = revision?.publicContract?.outputSchema;
+    const schema = isJsonObject(contract) ? contract : upstreamSchemas(found.tool).outputSchema;
+    const invalid =
+      upstream.structuredContent === undefined
+        ? null
+        : schemaFailure(
+            "public_output_invalid",
+            schema,
+            parsedJson(upstream.structuredContent),
+            validatorKeys(found.tool, revision).publicOutput,
+          );
+    if (invalid) return refuse(state, failureMeta(invalid), revision?.id ?? null);
+    final = upstream;
+  } else {
+    state.records.push(stepRecord(state.scope, after, "active", revision?.id ?? null));
+    trace.after = comparable(after);
+    if (!after.ok) return result(refusal(failureMeta(after)));
+    if (after.outcome.action === "fail") {
+      return result(
+        refusal({ code: "failed", reason: after.outcome.reason, message: after.outcome.message }),
+      );
+    }
+    const replaced = after.outcome.action === "return" ? replaceResult(upstream, after.outcome.result) : null;
+    if (replaced === null) {
+      return result(
+        refusal({
+          code: "hook_invalid_return",
+          message: "after returned content that is not a list of MCP content blocks.",
+        }),
+      );
+    }
+    final = replaced;
+  }
+  return result(projectResult(final, found.projection));
+}

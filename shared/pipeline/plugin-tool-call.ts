@@ -1,0 +1,142 @@
+// `tools/call` of a tool a plugin defines rather than an indexed upstream tool
+// (seed 003 `tool`; DESIGN §7 "Files and plugins"). tool-call.ts tries it when
+// the name is no indexed tool; it has its own short path (no adapter
+// revision, no approvals), and refuses like the upstream path does.
+import { DEFAULT_TOOL_RISK, decideAccess } from "../access";
+import { getValidator } from "../hooks/validator";
+import { isJsonObject, type JsonObject } from "../json";
+import { fileTarget } from "../lifecycle/target";
+import type { RunRecord } from "../logs";
+import { callPlugins } from "../plugins/call-plugins";
+import { pluginsAfter, pluginsBefore } from "../plugins/execute-hooks";
+import { offeredPluginTools, runPluginTool } from "../plugins/tool-execute";
+import { result, type GatewayEnv, type ToolCallAnswer, type ToolCallRequest } from "./call-state";
+import type { WorkspaceCatalog } from "./catalog-cache";
+import { deferRecords } from "./records";
+import { refusal, type RefusalMeta } from "./results";
+import { failureMeta } from "./stages";
+
+/**
+ * `tools/call` of a plugin tool (seed 003 `tool`; DESIGN §7 "Files and
+ * plugins"), or null when `req.name` is no plugin tool: access by id, the
+ * arguments against its `parameters`, plugins' tool.execute.before (the result
+ * checked against `parameters` again), `execute` in a fresh sandbox that took
+ * it from its own call of `tool()`, then tool.execute.after. A failing
+ * `execute` is a tool error (`plugin_tool_failed`).
+ */
+export async function handlePluginToolCall(
+  env: GatewayEnv,
+  ctx: Pick<ExecutionContext, "waitUntil">,
+  req: ToolCallRequest,
+  catalog: WorkspaceCatalog,
+): Promise<ToolCallAnswer | null> {
+  const plugins = await callPlugins(env, req.workspaceUid, catalog.version);
+  if (!plugins.some((p) => p.hooks.includes("tool"))) return null;
+  const indexed = new Set(catalog.tools.map(({ tool }) => tool.publicName ?? tool.upstreamName));
+  const offered = (await offeredPluginTools(env, req.workspaceUid, plugins, indexed)).get(req.name);
+  if (offered === undefined) return null;
+  const { def, plugin } = offered;
+  const target = fileTarget(plugin.path);
+  const records: RunRecord[] = [];
+  const record = (outcome: RunRecord["outcome"], code: string | null, message: string, durationMs = 0) =>
+    records.push({
+      workspaceUid: req.workspaceUid,
+      kind: "plugin",
+      target,
+      toolUid: null,
+      toolName: def.id,
+      stage: "tool",
+      channel: "active",
+      outcome,
+      code,
+      revisionId: plugin.revisionId,
+      requestId: req.requestId,
+      durationMs,
+      fuelUsed: 0,
+      shadowDiffered: null,
+      plugin: plugin.name,
+      at: new Date().toISOString(),
+      details: { message },
+    });
+  const refuseWith = (meta: RefusalMeta, outcome: RunRecord["outcome"] = "refused"): ToolCallAnswer => {
+    record(outcome, meta.code, meta.message);
+    return result(refusal(meta));
+  };
+  try {
+    const access = decideAccess(
+      { uid: def.id, publicName: def.id, risk: DEFAULT_TOOL_RISK },
+      catalog.workspace,
+      catalog.key,
+      req.caller.profile,
+    );
+    if (!access.ok) return refuseWith({ code: access.code, reason: access.reason, message: access.message });
+    if (access.approval !== null) {
+      return refuseWith({
+        code: "access_blocked",
+        reason: "approval_unsupported",
+        message: `Plugin tool ${def.id} needs approval under access profile ${access.approval.profile}; plugin tools cannot be approved.`,
+      });
+    }
+    const validator = getValidator(def.parameters, `plugin-tool:${plugin.revisionId}:${def.id}`);
+    const given = validator.validate(req.arguments);
+    if (!given.ok) {
+      return refuseWith(
+        failureMeta({
+          code: "public_arguments_invalid",
+          message: `The arguments do not match the parameters of ${def.id}.`,
+          errors: given.error.errors,
+        }),
+      );
+    }
+    const scope = {
+      env,
+      workspaceUid: req.workspaceUid,
+      requestId: req.requestId,
+      toolName: def.id,
+    };
+    const plugged = await pluginsBefore(scope, plugins, req.arguments);
+    records.push(...plugged.records);
+    const args = plugged.args;
+    if (!isJsonObject(args ?? null) || (plugged.changed && !validator.validate(args ?? null).ok)) {
+      return refuseWith({
+        code: "arguments_invalid",
+        message: `Plugins' tool.execute.before left arguments that do not match the parameters of ${def.id}.`,
+      });
+    }
+    const callArgs = args as JsonObject;
+    // The key is not revoked and the plugin's revision is still the active one.
+    const recheck = await env.WORKSPACE.getByName(req.workspaceUid).recheckDispatch(
+      target,
+      plugin.revisionId,
+      req.caller.keyId,
+    );
+    if (!recheck.ok) {
+      return refuseWith(
+        recheck.code === "key_revoked"
+          ? { code: "key_revoked", message: "The API key has been revoked." }
+          : { code: "revision_changed", message: "The plugin changed during the call; retry it." },
+      );
+    }
+    const ran = await runPluginTool(plugin, def.id, callArgs, {
+      requestId: req.requestId,
+      workspaceUid: req.workspaceUid,
+      calledAt: new Date().toISOString(),
+    });
+    if (!ran.ok) {
+      record("error", "plugin_tool_failed", `${ran.code}: ${ran.message}`, ran.durationMs);
+      return result(
+        refusal({
+          code: "plugin_tool_failed",
+          reason: ran.code,
+          message: `Plugin tool ${def.id} failed: ${ran.message}`,
+        }),
+      );
+    }
+    record("return", null, `plugin tool ${def.id} ran`);
+    const after = await pluginsAfter(scope, plugins, callArgs, ran.result);
+    records.push(...after.records);
+    return result(after.result);
+  } finally {
+    deferRecords(ctx, env, { workspaceUid: req.workspaceUid, payloadCapture: false }, records);
+  }
+}

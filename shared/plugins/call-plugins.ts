@@ -1,0 +1,57 @@
+// The workspace's active plugin list on the tool-call path, kept per isolate
+// (seed 003; DESIGN §7 "Order with plugins"): read beside a call's first steps
+// and tagged with the catalog version of the call, so a plugin deploy, rollback
+// or reset (which bumps that version) is seen by the next call.
+import { readWorkspaceConfig } from "../config";
+import { activePlugins, type DeployedPlugin } from "./discovery";
+
+/**
+ * How long an isolate keeps a workspace's active plugin list. Plugin deploys,
+ * rollbacks and resets bump the catalog version (deployments.ts), so the list
+ * is also dropped the moment the call path sees a newer version; the age bound
+ * covers the config's `plugins` order, which does not bump it.
+ */
+export const PLUGIN_CACHE_MS = 5_000;
+const PLUGIN_CACHE_ENTRIES = 1024;
+const pluginCache = new Map<string, { version: number; loadedAt: number; plugins: DeployedPlugin[] }>();
+
+/** For tests: forget every cached plugin list. */
+export function clearPluginCache(): void {
+  pluginCache.clear();
+}
+
+/** Whether a target is a plugin file (its deploys change what runs on the tool path). */
+export const isPluginTarget = (target: string): boolean => target.startsWith("file:plugins/");
+
+/**
+ * The workspace's active plugins, in order, for a call at catalog `version`:
+ * the isolate's list when it is at that version and young, else read (one
+ * WorkspaceObject round trip and the config). Never throws: a failed read logs
+ * and runs the call without plugins (plugins fail open).
+ */
+export async function callPlugins(
+  env: Pick<Env, "DB" | "CODE" | "WORKSPACE">,
+  workspaceUid: string,
+  version: number,
+): Promise<DeployedPlugin[]> {
+  const hit = pluginCache.get(workspaceUid);
+  if (hit !== undefined && hit.version === version && Date.now() - hit.loadedAt < PLUGIN_CACHE_MS)
+    return hit.plugins;
+  try {
+    const config = await readWorkspaceConfig(env.DB, workspaceUid);
+    const plugins = await activePlugins(env, workspaceUid, config);
+    pluginCache.delete(workspaceUid);
+    pluginCache.set(workspaceUid, { version, loadedAt: Date.now(), plugins });
+    if (pluginCache.size > PLUGIN_CACHE_ENTRIES) {
+      const oldest = pluginCache.keys().next();
+      if (!oldest.done) pluginCache.delete(oldest.value);
+    }
+    return plugins;
+  } catch (error) {
+    console.error("plugins: could not read the active plugins; the call runs without them", {
+      workspaceUid,
+      error: String(error),
+    });
+    return [];
+  }
+}

@@ -1,0 +1,101 @@
+// Plugin tools at call time (seed 003 `tool`; DESIGN §7 "Files and plugins"):
+// the tools the active plugins offer (definitions cached with each plugin
+// revision at deploy, tool-definitions.ts), and a plugin tool's `execute` run
+// in a fresh sandbox that takes it from its own call of `tool()`.
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { isJsonObject, type JsonObject } from "../json";
+import { getRevision, revisionTools, type PluginToolDef } from "../deploy/revisions";
+import { fileTarget } from "../lifecycle/target";
+import { NAMESPACE_EXTENSION } from "../llm/host-calls";
+import { runAsyncModuleExport } from "../sandbox";
+import { withHook, type DeployedPlugin } from "./discovery";
+import { refusedToolId } from "./protected";
+import { pluginToolExecuteExtension } from "./tool-sandbox";
+
+/** A plugin tool's run: `{ title, output, metadata? }` as a CallToolResult, or why it failed. */
+export async function runPluginTool(
+  plugin: DeployedPlugin,
+  id: string,
+  args: JsonObject,
+  context: { requestId: string; workspaceUid: string; calledAt: string },
+): Promise<
+  | { ok: true; result: CallToolResult }
+  | { ok: false; message: string; durationMs: number; fuelUsed: number; code: string }
+> {
+  const report = await runAsyncModuleExport({
+    code: plugin.code,
+    exportPath: ["default", "tool"],
+    input: { id, args, context: { toolID: id, ...context } },
+    nowMs: Date.now(),
+    seed: context.requestId,
+    extensions: [NAMESPACE_EXTENSION, pluginToolExecuteExtension],
+  });
+  const meta = { durationMs: report.durationMs, fuelUsed: report.fuelUsed };
+  if (!report.outcome.ok)
+    return { ok: false, code: report.outcome.error.code, message: report.outcome.error.message, ...meta };
+  const value = report.outcome.value.value;
+  if (!isJsonObject(value) || typeof value.output !== "string") {
+    return {
+      ok: false,
+      code: "hook_invalid_return",
+      message: `${id}'s execute must return { title, output, metadata? } with a string output`,
+      ...meta,
+    };
+  }
+  const result: CallToolResult = { content: [{ type: "text", text: value.output }] };
+  if (isJsonObject(value.metadata)) result.structuredContent = value.metadata;
+  return { ok: true, result };
+}
+
+// Plugin tools as the MCP path offers them (tools/list and the tools/call lookup).
+
+/** Cached definitions per plugin revision (immutable), bounded. */
+const toolDefsCache = new Map<string, PluginToolDef[]>();
+const TOOL_DEFS_CACHE_ENTRIES = 4096;
+
+async function revisionToolDefs(
+  env: Pick<Env, "DB">,
+  workspaceUid: string,
+  plugin: DeployedPlugin,
+): Promise<PluginToolDef[]> {
+  const key = `${workspaceUid}\n${plugin.revisionId}`;
+  const hit = toolDefsCache.get(key);
+  if (hit !== undefined) return hit;
+  const row = await getRevision(env.DB, workspaceUid, fileTarget(plugin.path), plugin.revisionId);
+  const defs = row ? revisionTools(row) : [];
+  toolDefsCache.set(key, defs);
+  if (toolDefsCache.size > TOOL_DEFS_CACHE_ENTRIES) {
+    const oldest = toolDefsCache.keys().next();
+    if (!oldest.done) toolDefsCache.delete(oldest.value);
+  }
+  return defs;
+}
+
+/** A plugin tool as offered: its definition and the plugin whose `tool()` defines it. */
+export interface OfferedPluginTool {
+  def: PluginToolDef;
+  plugin: DeployedPlugin;
+}
+
+/**
+ * The active plugins' tools merged by id in plugin order (a later plugin's
+ * tool replaces an earlier one's), never a protected id or an indexed tool name.
+ */
+export async function offeredPluginTools(
+  env: Pick<Env, "DB">,
+  workspaceUid: string,
+  plugins: readonly DeployedPlugin[],
+  indexed: ReadonlySet<string>,
+): Promise<Map<string, OfferedPluginTool>> {
+  const withTools = withHook(plugins, "tool");
+  const defs = await Promise.all(withTools.map((p) => revisionToolDefs(env, workspaceUid, p)));
+  const merged = new Map<string, OfferedPluginTool>();
+  withTools.forEach((plugin, i) => {
+    for (const def of defs[i] ?? []) {
+      if (refusedToolId(def.id, indexed)) continue;
+      merged.delete(def.id);
+      merged.set(def.id, { def, plugin });
+    }
+  });
+  return merged;
+}
