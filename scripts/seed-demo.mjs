@@ -3,8 +3,10 @@
 // `search_release_notes` tool, an admin key, and the LLM proxy (seed 002):
 // both providers pointing at the demo LLM provider with a demo key in a
 // workspace secret, the request-hook examples deployed as lib/ files and
-// lib/request-policy.ts:transform as the `pre_llm_hook`. Runs once per state
-// folder (a workspace seeded before the LLM part existed gets just that part).
+// lib/request-policy.ts:transform as the `pre_llm_hook`; and the plugin
+// examples (seed 003, dev/examples/plugins) deployed under plugins/ with the
+// config's `plugins` order. Runs once per state folder (a workspace seeded
+// before the LLM or plugin part existed gets just the missing parts).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -53,6 +55,45 @@ export function probe() {
   },
 ];
 
+/**
+ * The config's `plugins` order: redact, then broken (its throws are dropped and
+ * logged), then temperature. word-count is not listed: it runs auto-discovered,
+ * after them.
+ */
+export const DEMO_PLUGIN_ORDER = ["redact", "broken", "temperature"];
+
+/** The tool.execute.after payload of an `echo` call, as the MCP path builds it. */
+const ECHO_AFTER = {
+  toolID: "echo",
+  args: { text: "card 4111 1111 1111 1111" },
+  result: { title: "echo", output: "card 4111 1111 1111 1111", metadata: { isError: false } },
+};
+
+/** The plugin examples, their workspace paths, and a test-console run of a hook that completes. */
+const PLUGIN_FILES = [
+  { name: "redact", test: { hook: "tool.execute.after", input: ECHO_AFTER } },
+  { name: "broken", test: { hook: "tool.execute.before", input: { toolID: "echo", args: { text: "hi" } } } },
+  { name: "temperature", test: { hook: "chat.params", input: { model: "demo", temperature: 0.7 } } },
+  {
+    name: "word-count",
+    // The test console runs a hook with JSON rules, and `tool` returns functions
+    // (`execute`), so it cannot complete a run there; deploying needs one
+    // completed run of the version, which this observing hook provides.
+    edit: (source) =>
+      source.replace(
+        "export default {",
+        `export default {
+  // Added by npm start's seed: the test console cannot complete a run of \`tool\` (it returns functions).
+  "tool.execute.before": () => undefined,`,
+      ),
+    test: { hook: "tool.execute.before", input: { toolID: "echo", args: { text: "hi" } } },
+  },
+].map(({ name, test, edit = (source) => source }) => ({
+  path: `plugins/${name}.ts`,
+  source: edit(example(`plugins/${name}.ts`)),
+  test,
+}));
+
 /** The workspace config the seed writes: providers on the demo LLM provider, the tool-filtering hook. */
 export function demoLlmConfig(providerUrl) {
   const root = `${providerUrl}/${DEMO_PROVIDER_ID}`;
@@ -77,7 +118,7 @@ async function api(base, key, method, path, body, headers = {}) {
 }
 
 /** Draft → test → active deployment of a workspace file, as for a tool's adapter. */
-async function deployLibFile(url, key, base, { path, source, test }) {
+async function deployFile(url, key, base, { path, source, test }) {
   const file = `${base}/files/${encodeURIComponent(path)}`;
   const { headers } = await api(url, key, "GET", file);
   const { data: saved } = await api(
@@ -95,16 +136,30 @@ async function deployLibFile(url, key, base, { path, source, test }) {
 
 async function seedLlm(url, key, base, providerUrl) {
   await api(url, key, "PUT", `${base}/secrets/${DEMO_PROVIDER_SECRET}`, { value: DEMO_PROVIDER_KEY });
-  for (const file of LIB_FILES) await deployLibFile(url, key, base, file);
+  for (const file of LIB_FILES) await deployFile(url, key, base, file);
   const { headers } = await api(url, key, "GET", `${base}/config`);
   await api(url, key, "PUT", `${base}/config`, demoLlmConfig(providerUrl), {
     "if-match": headers.get("etag"),
   });
 }
 
+/** The plugin examples deployed active, and the config's `plugins` order merged into the config. */
+async function seedPlugins(url, key, base) {
+  for (const file of PLUGIN_FILES) await deployFile(url, key, base, file);
+  const { data: stored, headers } = await api(url, key, "GET", `${base}/config`);
+  await api(
+    url,
+    key,
+    "PUT",
+    `${base}/config`,
+    { ...stored.config, plugins: DEMO_PLUGIN_ORDER },
+    { "if-match": headers.get("etag") },
+  );
+}
+
 /**
  * @param {{ url: string, upstreamUrl: string, providerUrl: string, key: string, stateDir: string }} options
- * @returns {Promise<{ workspace: string, key: string, tool: string, llm: true }>}
+ * @returns {Promise<{ workspace: string, key: string, tool: string, llm: true, plugins: true }>}
  */
 export async function seedDemo({ url, upstreamUrl, providerUrl, key: bootstrap, stateDir }) {
   const marker = join(stateDir, "demo.json");
@@ -115,9 +170,11 @@ export async function seedDemo({ url, upstreamUrl, providerUrl, key: bootstrap, 
       headers: { authorization: `Bearer ${bootstrap}` },
     });
     if (res.ok) {
-      if (demo.llm) return demo;
-      await seedLlm(url, demo.key, `/v1/workspaces/${demo.workspace}`, providerUrl);
-      const upgraded = { ...demo, llm: true };
+      if (demo.llm && demo.plugins) return demo;
+      const base = `/v1/workspaces/${demo.workspace}`;
+      if (!demo.llm) await seedLlm(url, demo.key, base, providerUrl);
+      await seedPlugins(url, demo.key, base);
+      const upgraded = { ...demo, llm: true, plugins: true };
       save(upgraded);
       return upgraded;
     }
@@ -150,7 +207,8 @@ export async function seedDemo({ url, upstreamUrl, providerUrl, key: bootstrap, 
   await api(url, admin.key, "POST", `${hook}/test`, { stage: "before", arguments: { query: "webhooks" } });
   await api(url, admin.key, "POST", `${hook}/deployments`, { version: 1, channel: "active" });
   await seedLlm(url, admin.key, base, providerUrl);
-  const demo = { workspace: ws.uid, key: admin.key, tool: tool.uid, llm: true };
+  await seedPlugins(url, admin.key, base);
+  const demo = { workspace: ws.uid, key: admin.key, tool: tool.uid, llm: true, plugins: true };
   save(demo);
   return demo;
 }

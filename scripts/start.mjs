@@ -38,10 +38,17 @@ const demoLines = demo
     LLM proxy (pre_llm_hook lib/request-policy.ts:transform keeps only fs_read/fs_write; apiKey: the admin key)
       OpenAI SDK baseURL:    ${llm}/openai/v1
       Anthropic SDK baseURL: ${llm}/anthropic
-      what the provider received: curl -s ${server.providerUrl}/demo/_received`
+      what the provider received: curl -s ${server.providerUrl}/demo/_received
+    plugins (dev/examples/plugins; config order redact, broken, temperature, then word-count auto-discovered):
+      MCP tool word_count; echo output with 4+ digit runs comes back [redacted]; broken throws and is dropped;
+      LLM proxy calls reach the provider with temperature 0.1`
   : "";
+const mcpCall = (name, args) =>
+  `curl -s ${base}/mcp/${demo.workspace} -H "authorization: Bearer ${demo.key}" -H "content-type: application/json" -H "accept: application/json, text/event-stream" -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${name}","arguments":${JSON.stringify(args)}}}'`;
 const llmCurl = demo
   ? `
+    ${mcpCall("word_count", { text: "one two three" })}
+    ${mcpCall("echo", { text: "card 4111 1111 1111 1111" })}
     curl -s ${llm}/openai/v1/chat/completions -H "authorization: Bearer ${demo.key}" -H "content-type: application/json" -d '{"model":"demo","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"fs_read"}},{"type":"function","function":{"name":"shell_exec"}}]}'`
   : "";
 console.log(`

@@ -15,6 +15,8 @@ export const RETENTION_DAYS = {
 
 const days = (bounds: { min: number; max: number }) => z.number().int().min(bounds.min).max(bounds.max);
 
+const outputTokens = z.number().int().positive().max(10_000_000);
+
 /**
  * What a client may PUT. Stored as given (defaults are filled when read, so a
  * changed default applies to every workspace that never chose a value).
@@ -42,10 +44,26 @@ export const WorkspaceConfigDocument = z
       .max(100)
       .refine((names) => new Set(names).size === names.length, "Plugin names must be unique")
       .optional()
-      .describe("Plugins by name, in order (validated by a later feature)"),
+      .describe(
+        "Plugin names (plugins/<name>.ts) in the order they run; unlisted plugins run after, alphabetically",
+      ),
     limits: z.object({ execution_timeout_ms: z.number().int().positive().optional() }).strict().optional(),
     code_execution: z.object({ sys_lambda: z.boolean().optional() }).strict().optional(),
     providers: ProvidersSchema.optional(),
+    modelOutputLimits: z
+      .object({
+        default: outputTokens
+          .optional()
+          .describe("Ceiling for models the table does not know, or requests without a model"),
+        models: z
+          .record(z.string().min(1).max(200), outputTokens)
+          .refine((models) => Object.keys(models).length <= 200, "At most 200 models")
+          .optional()
+          .describe("Output ceilings by model (or family) name; these win over the built-in table"),
+      })
+      .strict()
+      .optional()
+      .describe("Where chat.params' maxOutputTokens is clamped (seed 003)"),
   })
   .strict();
 
@@ -60,6 +78,12 @@ export interface WorkspaceConfig {
   limits?: { execution_timeout_ms?: number };
   code_execution?: { sys_lambda?: boolean };
   providers?: ProvidersConfig;
+  modelOutputLimits?: ModelOutputLimits;
+}
+
+export interface ModelOutputLimits {
+  default?: number;
+  models?: Record<string, number>;
 }
 
 export function effectiveConfig(document: WorkspaceConfigInput): WorkspaceConfig {

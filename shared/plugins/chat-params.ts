@@ -18,7 +18,7 @@
 // every key. The result is mapped back into the neutral request, the returned
 // `options` merged over the product's own (the plugin's keys win).
 import type { ProviderName } from "../config/providers";
-import type { WorkspaceConfig } from "../config/schema";
+import type { ModelOutputLimits, WorkspaceConfig } from "../config/schema";
 import { isJsonObject, type Json, type JsonObject } from "../json";
 import {
   RESERVED_PROVIDER_PARAMS,
@@ -139,8 +139,8 @@ export function chatParamsProblem(value: Json): string | null {
 export interface ApplyOptions {
   /** Where the request goes; OpenAI has no top_k, so topK is not sent there. Null: unknown (prepare). */
   provider: ProviderName | null;
-  /** The ceiling for unknown or absent models (default DEFAULT_MODEL_OUTPUT_LIMIT). */
-  defaultOutputLimit?: number;
+  /** The workspace's ceilings (config `modelOutputLimits`) over the built-in table and default. */
+  limits?: ModelOutputLimits;
 }
 
 /**
@@ -160,7 +160,7 @@ export function applyChatParams(
   const topK = params.topK;
   if (isNumber(topK) && apply.provider !== "openai") provider.top_k = topK;
   const max = params.maxOutputTokens;
-  const ceiling = modelOutputLimit(request.model, apply.defaultOutputLimit);
+  const ceiling = modelOutputLimit(request.model, apply.limits);
   const options: Options = {
     ...(request.options.dynamicInstructions === undefined
       ? {}
@@ -210,7 +210,10 @@ export async function runChatParams(env: PluginEnv, input: ChatParamsInput): Pro
     ...(input.config === undefined ? {} : { config: input.config }),
     ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
   });
-  const next = applyChatParams(input.request, value, { provider: input.provider });
+  const next = applyChatParams(input.request, value, {
+    provider: input.provider,
+    ...(input.config?.modelOutputLimits === undefined ? {} : { limits: input.config.modelOutputLimits }),
+  });
   const checked = validateNeutralRequest(next);
   if (!checked.ok) {
     // Every plugin's return was checked, so this is our own mapping's fault: fail open.

@@ -5,6 +5,8 @@
 // snapshots (`gpt-4o-2024-08-06`, `claude-sonnet-4-20250514`) match their
 // family by the longest prefix followed by `-`.
 
+import type { ModelOutputLimits } from "../config/schema";
+
 /** Largest output, in tokens, of well-known models (the providers' documented maxima). */
 export const MODEL_OUTPUT_LIMITS: Readonly<Record<string, number>> = {
   "gpt-4o": 16_384,
@@ -42,10 +44,16 @@ export function knownOutputLimit(
   return best === null ? null : (table[best] ?? null);
 }
 
-/** The output ceiling for `model` (undefined: the request names none). */
-export function modelOutputLimit(
-  model: string | undefined,
-  defaultLimit: number = DEFAULT_MODEL_OUTPUT_LIMIT,
-): number {
-  return (model === undefined ? null : knownOutputLimit(model)) ?? defaultLimit;
+/**
+ * The output ceiling for `model` (undefined: the request names none): the
+ * workspace's own entries (config `modelOutputLimits`) first, then the table,
+ * then the workspace's default, then ours.
+ */
+export function modelOutputLimit(model: string | undefined, limits: ModelOutputLimits = {}): number {
+  const known =
+    model === undefined
+      ? null
+      : ((limits.models === undefined ? null : knownOutputLimit(model, limits.models)) ??
+        knownOutputLimit(model));
+  return known ?? limits.default ?? DEFAULT_MODEL_OUTPUT_LIMIT;
 }

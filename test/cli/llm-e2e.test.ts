@@ -4,14 +4,12 @@
 // (scripts/seed-demo.mjs): the seed's tool-filtering hook, then its fast RAG hook
 // with a nested `rayrun.lambda`, then that hook failing closed with the gate off.
 import Anthropic from "@anthropic-ai/sdk";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import OpenAI, { UnprocessableEntityError } from "openai";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { enrichMessages } from "../../dev/examples/fast-rag.ts";
 // @ts-expect-error -- plain ESM script without type declarations
-import { DEMO_PROVIDER_ID, DEMO_PROVIDER_KEY, demoLlmConfig, seedDemo } from "../../scripts/seed-demo.mjs";
+import { DEMO_PROVIDER_ID, DEMO_PROVIDER_KEY, demoLlmConfig } from "../../scripts/seed-demo.mjs";
+import { useSeededDemo } from "./seeded-demo.ts";
 
 interface Demo {
   workspace: string;
@@ -55,7 +53,6 @@ const anthropicBody = {
 };
 
 let demo: Demo;
-let stateDir: string;
 const base = () => inject("serverUrl");
 const providerRoot = () => `${inject("providerUrl")}/${DEMO_PROVIDER_ID}`;
 
@@ -121,18 +118,10 @@ function enrichedQuestion(loop: string): string {
   return typeof content === "string" ? content : "";
 }
 
-beforeAll(async () => {
-  stateDir = mkdtempSync(join(tmpdir(), "rayrun-llm-e2e-"));
-  demo = await seedDemo({
-    url: base(),
-    upstreamUrl: inject("upstreamUrl"),
-    providerUrl: inject("providerUrl"),
-    key: inject("bootstrapKey"),
-    stateDir,
-  });
+const seeded = useSeededDemo("llm-e2e");
+beforeAll(() => {
+  demo = seeded.demo() as Demo;
 });
-
-afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
 
 describe("the seeded request-policy hook (lib/request-policy.ts:transform) with the official SDKs", () => {
   it("openai: a completion and a stream; the provider received only fs_read and fs_write", async () => {

@@ -3,6 +3,7 @@
 // merged with the plugin's keys winning, and the mapping back into the request.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_CONFIG } from "../../../shared/config/schema";
 import type { NeutralRequest } from "../../../shared/llm/request";
 import {
   applyChatParams,
@@ -131,6 +132,23 @@ describe("maxOutputTokens is clamped afterwards", () => {
     expect(absent.request.options.maxTokens).toBe(DEFAULT_MODEL_OUTPUT_LIMIT);
   });
 
+  it("the workspace config's modelOutputLimits set the ceiling the pipeline clamps to", async () => {
+    const w = await pluginWorkspace();
+    await deployPlugin(
+      w,
+      "raise",
+      `export default { "chat.params": (p: any) => ({ ...p, maxOutputTokens: 1000000 }) };`,
+    );
+    const config = {
+      ...DEFAULT_CONFIG,
+      modelOutputLimits: { default: 777, models: { "gpt-4o": 4096 } },
+    };
+    const known = await chat(w, request({ maxTokens: 100 }, "gpt-4o"), { config });
+    expect(known.request.options.maxTokens).toBe(4096);
+    const unknown = await chat(w, request({ maxTokens: 100 }, "my-local-model"), { config });
+    expect(unknown.request.options.maxTokens).toBe(777);
+  });
+
   it("lowering it works", async () => {
     const w = await pluginWorkspace();
     await deployPlugin(
@@ -147,7 +165,16 @@ describe("maxOutputTokens is clamped afterwards", () => {
     expect(knownOutputLimit("claude-opus-4-1-20250805")).toBe(MODEL_OUTPUT_LIMITS["claude-opus-4-1"]);
     expect(knownOutputLimit("gpt-4")).toBeNull();
     expect(knownOutputLimit("toString")).toBeNull();
-    expect(modelOutputLimit(undefined, 1234)).toBe(1234);
+    expect(modelOutputLimit(undefined, { default: 1234 })).toBe(1234);
+  });
+
+  it("the workspace's modelOutputLimits win over the table and set the default", () => {
+    const limits = { default: 2000, models: { "gpt-4o": 1000, "house-model": 500 } };
+    expect(modelOutputLimit("gpt-4o-2024-08-06", limits)).toBe(1000);
+    expect(modelOutputLimit("house-model", limits)).toBe(500);
+    expect(modelOutputLimit("claude-opus-4", limits)).toBe(MODEL_OUTPUT_LIMITS["claude-opus-4"]);
+    expect(modelOutputLimit("unknown-model", limits)).toBe(2000);
+    expect(modelOutputLimit(undefined, {})).toBe(DEFAULT_MODEL_OUTPUT_LIMIT);
   });
 });
 

@@ -5,7 +5,8 @@
 // does: on the async engine, with the `rayrun` namespace request hooks and
 // plugins get (same gates: the nested lambda only with
 // `code_execution.sys_lambda` on), the same JSON rules, `chat.params` seeing
-// unset fields as undefined, and the kind's time bound.
+// unset fields as undefined, `tool` read the way deploy reads it (its
+// definitions as JSON, `execute` left in the sandbox), and the kind's time bound.
 import { Hono } from "hono";
 import { z } from "zod";
 import { storeTestRun } from "../../../shared/deploy/test-runs";
@@ -16,6 +17,8 @@ import { readWorkspaceConfig } from "../../../shared/config";
 import { FUEL_PER_MS, hostCallsFor, REQUEST_HOOK_EXTENSIONS } from "../../../shared/llm/host-calls";
 import { LIMITS } from "../../../shared/limits";
 import { CHAT_PARAMS_EXTENSION } from "../../../shared/plugins/chat-params";
+import { pluginToolDefsExtension } from "../../../shared/plugins/tool-sandbox";
+import type { PreludeExtension } from "../../../shared/sandbox";
 import { runAsyncModuleExport } from "../../../shared/sandbox";
 import { compileWorkspaceFile } from "../compiler";
 import { requireScope } from "../middleware/auth";
@@ -23,6 +26,12 @@ import { jsonBody } from "../middleware/json-body";
 import type { ApiEnv } from "../types";
 import { compileVersion, loadVersion } from "./deployments";
 import { resolveFileTarget } from "./file-target";
+
+/** Plugin hooks whose call the production path wraps in an extension of its own. */
+const HOOK_EXTENSIONS: Readonly<Record<string, readonly PreludeExtension[]>> = {
+  "chat.params": [CHAT_PARAMS_EXTENSION],
+  tool: [pluginToolDefsExtension],
+};
 
 export const FileTestRequest = z
   .object({
@@ -92,10 +101,10 @@ export const fileTestRoutes = new Hono<ApiEnv>().post(
     const timeoutMs = t.file.kind === "lib" ? LIMITS.requestHookTimeoutMs : LIMITS.pluginHookTimeoutMs;
     const report = await runAsyncModuleExport({
       ...call,
-      extensions:
-        chosen.name === "chat.params" && t.file.kind === "plugin"
-          ? [...REQUEST_HOOK_EXTENSIONS, CHAT_PARAMS_EXTENSION]
-          : REQUEST_HOOK_EXTENSIONS,
+      extensions: [
+        ...REQUEST_HOOK_EXTENSIONS,
+        ...(t.file.kind === "plugin" ? (HOOK_EXTENSIONS[chosen.name] ?? []) : []),
+      ],
       hostCalls: hostCallsFor({
         env: c.env,
         workspaceUid: t.workspaceUid,

@@ -272,7 +272,7 @@ describe("workspace config", () => {
     expect(saved.config).toMatchObject(document);
   });
 
-  it("an invalid pre_llm_hook or providers is refused naming the field, and nothing is stored", async () => {
+  it("an invalid pre_llm_hook, providers or modelOutputLimits is refused naming the field, and nothing is stored", async () => {
     const s = await setup();
     const stored = await json<ConfigBody>(
       await put(
@@ -305,6 +305,8 @@ describe("workspace config", () => {
         "/providers/anthropic/apiKeySecret",
       ],
       [{ providers: { gemini: { baseUrl: "https://x.test" } } }, "/providers"],
+      [{ modelOutputLimits: { default: 0 } }, "/modelOutputLimits/default"],
+      [{ modelOutputLimits: { models: { "gpt-4o": 1.5 } } }, "/modelOutputLimits/models/gpt-4o"],
     ];
     for (const [document, path] of cases) {
       const problem = await expectProblem(

@@ -62,3 +62,27 @@ describe("file test console for plugins", () => {
     });
   });
 });
+
+describe("file test console for a plugin's tool hook", () => {
+  it("reads tool() as deploy does: definitions as JSON, so a tool-only plugin can be tested and deployed", async () => {
+    const f = await fileFixture();
+    await saveFile(
+      f,
+      "plugins/counter.ts",
+      `export default {
+        tool: () => [{
+          id: "count_words",
+          description: "Counts words",
+          parameters: { type: "object", properties: { text: { type: "string" } } },
+          execute: (args) => ({ title: "count", output: String(args.text.split(" ").length) }),
+        }],
+      };`,
+    );
+    const run = await testFile(f, "plugins/counter.ts", { hook: "tool", input: {} });
+    expect(run).toMatchObject({
+      ok: true,
+      value: [expect.objectContaining({ id: "count_words", description: "Counts words", executable: true })],
+    });
+    await deployFile(f, "plugins/counter.ts", 1, "active");
+  });
+});

@@ -1,0 +1,24 @@
+// Redaction on the way back (seed 003 `tool.execute.after`): every run of four or
+// more digits in a tool's output (card, account and phone numbers, PINs) becomes
+// "[redacted]" before the client sees it. `npm start` deploys it as
+// plugins/redact.ts, first in the demo workspace's `plugins` list; try the demo
+// upstream's `echo` with "card 4111 1111 1111 1111". It is workspace source
+// compiled by Rayrun (no imports; only a default export), not part of
+// any Worker.
+
+type AfterInput = {
+  toolID: string;
+  args: unknown;
+  result: { title: string; output: string; metadata?: unknown };
+};
+
+const redact = (text: string): string => text.replace(/\d{4,}/g, "[redacted]");
+
+export default {
+  "tool.execute.after": (input: AfterInput) => {
+    const output = redact(input.result.output);
+    if (output === input.result.output) return undefined;
+    // The whole payload goes back: a fragment would drop toolID and args.
+    return { ...input, result: { ...input.result, output } };
+  },
+};
