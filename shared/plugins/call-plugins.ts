@@ -1,17 +1,18 @@
 // The workspace's active plugin list on the tool-call path, kept per isolate
 // (seed 003; DESIGN §7 "Order with plugins"): read beside a call's first steps
 // and tagged with the catalog version of the call, so a plugin deploy, rollback
-// or reset (which bumps that version) is seen by the next call.
+// or reset, or a config write (each bumps that version) is seen by the next call.
 import { readWorkspaceConfig } from "../config";
 import { activePlugins, type DeployedPlugin } from "./discovery";
 
 /**
  * How long an isolate keeps a workspace's active plugin list. Plugin deploys,
- * rollbacks and resets bump the catalog version (deployments.ts), so the list
- * is also dropped the moment the call path sees a newer version; the age bound
- * covers the config's `plugins` order, which does not bump it.
+ * rollbacks and resets (deployments.ts) and config writes (the catalog-version
+ * middleware) bump the catalog version, so the list is dropped the moment the
+ * call path sees a newer version; like the catalog copy's, the age bound only
+ * matters if a writer failed between its write and the bump.
  */
-export const PLUGIN_CACHE_MS = 5_000;
+export const PLUGIN_CACHE_MS = 60_000;
 const PLUGIN_CACHE_ENTRIES = 1024;
 const pluginCache = new Map<string, { version: number; loadedAt: number; plugins: DeployedPlugin[] }>();
 

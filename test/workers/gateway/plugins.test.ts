@@ -5,7 +5,7 @@ import { waitOnExecutionContext, createExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { deployPlugin } from "../../shared/plugins/pipeline-harness";
-import { callTool, connect, refusalOf, setup, type Gw } from "./harness";
+import { call, callTool, connect, json, refusalOf, setup, type Gw } from "./harness";
 
 const BEFORE_PROBE = { hook: "tool.execute.before" as const, input: { toolID: "probe", args: {} } };
 
@@ -162,6 +162,21 @@ describe("plugins on the upstream tool path", () => {
       ["b_throws", "threw"],
       ["c_last", "continue"],
     ]);
+  });
+
+  it("a new plugins order in the config applies from the next call of a warm isolate", async () => {
+    const g = await setup();
+    await plugin(g, "a_first", APPEND("a"));
+    await plugin(g, "b_second", APPEND("b"));
+    const client = await connect(g);
+    expect((await callTool(client, "echo", { text: "x" })).content).toEqual([{ type: "text", text: "xab" }]);
+    const path = `/v1/workspaces/${g.ws}/config`;
+    const current = await json<{ etag: string }>(await call("GET", path), 200);
+    await json(
+      await call("PUT", path, { body: { plugins: ["b_second"] }, headers: { "if-match": current.etag } }),
+      200,
+    );
+    expect((await callTool(client, "echo", { text: "y" })).content).toEqual([{ type: "text", text: "yba" }]);
   });
 
   it("without plugins the call is unchanged and logs no plugin runs", async () => {

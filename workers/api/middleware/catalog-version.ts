@@ -1,12 +1,13 @@
 // Bumps the workspace's catalog version after any write to what the gateway
 // caches about its tools (catalog-cache.ts): services, tools (review, settings),
-// access profiles and secrets. One middleware rather than a call in each
+// access profiles and secrets; and the config, whose `plugins` order decides
+// the plugin list the tool path keeps per isolate (call-plugins.ts). One middleware rather than a call in each
 // handler, so a new writer in these families cannot forget it. Hook lifecycle
 // routes under `/tools/{tool}/hook` change pointers, not the catalog.
 import { createMiddleware } from "hono/factory";
 import type { ApiEnv } from "../types";
 
-const CATALOG_FAMILIES = new Set(["services", "tools", "access-profiles", "secrets"]);
+const CATALOG_FAMILIES = new Set(["services", "tools", "access-profiles", "secrets", "config"]);
 
 /** `/v1/workspaces/{ws}/{family}/…` → the workspace when the path writes catalog data. */
 function catalogWorkspace(method: string, path: string): string | null {
