@@ -9,7 +9,8 @@ import { parseFilePath } from "../../../shared/files/paths";
 import type { NeutralRequest, Tool } from "../../../shared/llm/request";
 import { compileWorkspaceFile } from "../../../workers/api/compiler";
 import { runRequestHook, type RequestHookOutcome } from "../../../shared/llm/request-hook";
-import { call, createKey, createWorkspace, json } from "../../helpers/api";
+import { createKey, createWorkspace } from "../../helpers/api";
+import { deployFileSource, setConfig } from "../../helpers/files";
 
 export interface HookWorkspace {
   ws: string;
@@ -25,9 +26,6 @@ export async function hookWorkspace(): Promise<HookWorkspace> {
   return { ws: uid, key, providerId: `rh-${crypto.randomUUID()}` };
 }
 
-const fileUrl = (w: HookWorkspace, path: string, suffix = "") =>
-  `/v1/workspaces/${w.ws}/files/${encodeURIComponent(path)}${suffix}`;
-
 /**
  * A harmless export appended to every deployed file: a version must have one
  * completed test run to be deployable, and the functions under test may fail
@@ -36,44 +34,16 @@ const fileUrl = (w: HookWorkspace, path: string, suffix = "") =>
 export const PROBE_EXPORT = "probe";
 const PROBE_SOURCE = `\nexport function ${PROBE_EXPORT}() { return "ok"; }\n`;
 
-/** Saves `source` as a new draft of `path`, tests its probe, deploys it to `channel`; returns the revision id. */
-export async function deployLib(
+/** Saves `source` (plus the probe) as a new version of `path`, tests the probe, deploys it; returns the revision id. */
+export const deployLib = (
   w: HookWorkspace,
   path: string,
   source: string,
   channel: "active" | "shadow" = "active",
-): Promise<string> {
-  const current = await call("GET", fileUrl(w, path), { key: w.key });
-  const etag = current.headers.get("etag") ?? "";
-  await current.body?.cancel();
-  const saved = await json<{ version: number }>(
-    await call("PUT", fileUrl(w, path, "/draft"), {
-      key: w.key,
-      body: { source: source + PROBE_SOURCE, config: {} },
-      headers: { "if-match": etag },
-    }),
-    200,
-  );
-  const tested = await json<{ ok: boolean }>(
-    await call("POST", fileUrl(w, path, "/test"), { key: w.key, body: { export: PROBE_EXPORT, input: {} } }),
-    200,
-  );
-  expect(tested.ok, JSON.stringify(tested)).toBe(true);
-  const res = await call("POST", fileUrl(w, path, "/deployments"), {
-    key: w.key,
-    body: { version: saved.version, channel },
-  });
-  const text = await res.text();
-  expect([200, 201], text).toContain(res.status);
-  return (JSON.parse(text) as { revision: { id: string } }).revision.id;
-}
+): Promise<string> =>
+  deployFileSource(w, path, source + PROBE_SOURCE, { export: PROBE_EXPORT, input: {} }, channel);
 
-/** Replaces the workspace config (admin, through the API with If-Match). */
-export async function setConfig(w: HookWorkspace, document: Record<string, unknown>): Promise<void> {
-  const path = `/v1/workspaces/${w.ws}/config`;
-  const current = await json<{ etag: string }>(await call("GET", path), 200);
-  await json(await call("PUT", path, { body: document, headers: { "if-match": current.etag } }), 200);
-}
+export { setConfig };
 
 /** `providers.openai` pointing at the workspace's own fake provider. */
 export const fakeOpenai = (w: HookWorkspace) => ({

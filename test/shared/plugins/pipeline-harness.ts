@@ -2,12 +2,12 @@
 // through the files API (draft → test run → deployment), its config, and the
 // pipeline called with the test Worker's bindings.
 import { env } from "cloudflare:workers";
-import { expect } from "vitest";
 import { readWorkspaceConfig } from "../../../shared/config";
 import type { Json } from "../../../shared/json";
 import { activePlugins, type DeployedPlugin } from "../../../shared/plugins/discovery";
 import { runPluginHook, type PipelineHook, type PluginHookInput } from "../../../shared/plugins/run";
-import { call, createKey, createWorkspace, json } from "../../helpers/api";
+import { createKey, createWorkspace } from "../../helpers/api";
+import { deployFileSource, setConfig } from "../../helpers/files";
 
 export interface PluginWorkspace {
   ws: string;
@@ -21,9 +21,6 @@ export async function pluginWorkspace(): Promise<PluginWorkspace> {
   return { ws: uid, key };
 }
 
-const fileUrl = (w: PluginWorkspace, path: string, suffix = "") =>
-  `/v1/workspaces/${w.ws}/files/${encodeURIComponent(path)}${suffix}`;
-
 /**
  * Saves `source` as `plugins/<name>.ts`, runs its test console with `probe`
  * (a version needs one completed run to deploy; the plugins under test answer
@@ -35,39 +32,16 @@ export async function deployPlugin(
   source: string,
   options: { probe?: { hook: PipelineHook; input: Json }; channel?: "active" | "shadow" } = {},
 ): Promise<string> {
-  const path = `plugins/${name}.ts`;
-  const current = await call("GET", fileUrl(w, path), { key: w.key });
-  const etag = current.headers.get("etag") ?? "";
-  await current.body?.cancel();
-  const saved = await json<{ version: number }>(
-    await call("PUT", fileUrl(w, path, "/draft"), {
-      key: w.key,
-      body: { source, config: {} },
-      headers: { "if-match": etag },
-    }),
-    200,
+  return deployFileSource(
+    w,
+    `plugins/${name}.ts`,
+    source,
+    options.probe ?? { hook: "chat.params", input: {} },
+    options.channel ?? "active",
   );
-  const probe = options.probe ?? { hook: "chat.params", input: {} };
-  const tested = await json<{ ok: boolean }>(
-    await call("POST", fileUrl(w, path, "/test"), { key: w.key, body: probe }),
-    200,
-  );
-  expect(tested.ok, JSON.stringify(tested)).toBe(true);
-  const res = await call("POST", fileUrl(w, path, "/deployments"), {
-    key: w.key,
-    body: { version: saved.version, channel: options.channel ?? "active" },
-  });
-  const text = await res.text();
-  expect([200, 201], text).toContain(res.status);
-  return (JSON.parse(text) as { revision: { id: string } }).revision.id;
 }
 
-/** Replaces the workspace config (admin, through the API with If-Match). */
-export async function setConfig(w: PluginWorkspace, document: Record<string, unknown>): Promise<void> {
-  const path = `/v1/workspaces/${w.ws}/config`;
-  const current = await json<{ etag: string }>(await call("GET", path), 200);
-  await json(await call("PUT", path, { body: document, headers: { "if-match": current.etag } }), 200);
-}
+export { setConfig };
 
 /** The workspace's active plugins in pipeline order, as the request paths list them. */
 export async function plugins(w: PluginWorkspace): Promise<DeployedPlugin[]> {

@@ -2,7 +2,7 @@
 // hook gets, under the same gates, so a hook using it can be tested (and so
 // deployed) before it runs on the LLM path.
 import { describe, expect, it } from "vitest";
-import { call, json } from "../../../helpers/api";
+import { setConfig } from "../../../helpers/files";
 import { deployFile, fileFixture, saveAndTest, saveFile, testFile } from "./files-harness";
 
 const RETRIEVER = `export function enrich(args: { q: string }) { return { hits: ["doc about " + args.q] }; }
@@ -12,18 +12,6 @@ const HOOK = `export async function transform({ request }: { request: { messages
   const found = await rayrun.lambda({ source: "lib/retriever.ts:enrich", args: { q: "pricing" } });
   return { found };
 }`;
-
-async function setGate(ws: string, on: boolean) {
-  const path = `/v1/workspaces/${ws}/config`;
-  const current = await json<{ etag: string }>(await call("GET", path), 200);
-  await json(
-    await call("PUT", path, {
-      body: { code_execution: { sys_lambda: on } },
-      headers: { "if-match": current.etag },
-    }),
-    200,
-  );
-}
 
 describe("file test console", () => {
   it("runs a lib function with the rayrun namespace: the nested lambda only with the sys_lambda gate on", async () => {
@@ -36,7 +24,7 @@ describe("file test console", () => {
     const off = await testFile(f, "lib/hook.ts", { export: "transform", input });
     expect(off).toMatchObject({ ok: false, message: expect.stringContaining("sys_lambda") });
 
-    await setGate(f.ws, true);
+    await setConfig(f, { code_execution: { sys_lambda: true } });
     const on = await testFile(f, "lib/hook.ts", { export: "transform", input });
     expect(on).toMatchObject({ ok: true, value: { found: { hits: ["doc about pricing"] } } });
     expect(on.logs).toEqual([
