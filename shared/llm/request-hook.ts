@@ -59,6 +59,8 @@ export interface RequestHookInput {
   requestId: string;
   /** Direct model calls made from inside a hook, and history compaction, never run it. */
   bypass?: boolean;
+  /** The workspace config the caller already reads (so hook and forwarding see one config); read here when absent. */
+  config?: Promise<WorkspaceConfig>;
 }
 
 /** Sandbox failures with a code of their own; everything else is request_hook_error. */
@@ -82,7 +84,7 @@ export async function runRequestHook(
   host: Omit<HostContext, "config" | "deadline" | "expired">,
 ): Promise<RequestHookOutcome> {
   if (input.bypass) return { kind: "skipped" };
-  const config = await readWorkspaceConfig(env.DB, input.workspaceUid);
+  const config = await (input.config ?? readWorkspaceConfig(env.DB, input.workspaceUid));
   const hook = applicableHook(config, input.loop);
   if (hook === null) return { kind: "skipped" };
   const { path, exportName } = parseHookSource(hook.source);

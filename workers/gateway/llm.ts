@@ -111,12 +111,19 @@ async function proxy(c: GatewayContext, provider: ProviderName): Promise<Respons
     return llmProblem("invalid_request", detail, requestId, { errors: mapped.error });
   }
 
-  // The config read for forwarding and the plugin list overlap the hook run instead of following it.
+  // One config read serves the hook, the plugins and forwarding; the plugin list overlaps the hook run.
   const configRead = readWorkspaceConfig(c.env.DB, ws);
   const [outcome, config, plugins] = await Promise.all([
     runRequestHook(
       c.env,
-      { workspaceUid: ws, loop, request: mapped.value.request, requestId, bypass: compaction === "true" },
+      {
+        workspaceUid: ws,
+        loop,
+        request: mapped.value.request,
+        requestId,
+        bypass: compaction === "true",
+        config: configRead,
+      },
       { env: c.env, workspaceUid: ws, requestId },
     ),
     configRead,

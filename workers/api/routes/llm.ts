@@ -55,12 +55,12 @@ export const llmRoutes = new Hono<ApiEnv>().post(
     const loop = body.loop ?? MAIN_LOOP;
     const requestId = crypto.randomUUID();
     c.header("x-rayrun-request-id", requestId);
-    // The config and the plugin list are read while the hook runs.
+    // One config read serves the hook, the plugins and the records; the plugin list is read while the hook runs.
     const configRead = readWorkspaceConfig(c.env.DB, ws);
     const [outcome, config, plugins] = await Promise.all([
       runRequestHook(
         c.env,
-        { workspaceUid: ws, loop, request: checked.value, requestId },
+        { workspaceUid: ws, loop, request: checked.value, requestId, config: configRead },
         { env: c.env, workspaceUid: ws, requestId },
       ),
       configRead,
