@@ -138,15 +138,25 @@ async function recordPointerEvent(
     });
 }
 
-/** Moves a pointer in the WorkspaceObject, which refuses it past the deployed-code allowance. */
+/**
+ * Points `channel` at a revision (deploy or rollback): the WorkspaceObject moves
+ * the pointer, refusing it past the deployed-code allowance; then the move goes
+ * into the pointer history, and a plugin's move bumps the catalog version.
+ */
 async function movePointer(
   c: Context<ApiEnv>,
   t: DeployTarget,
   channel: DeployChannel,
-  revisionId: string,
-  bytes: number,
-) {
-  const moved = await stubOf(c, t).setPointer(t.target, channel, revisionId, bytes, Date.now());
+  revision: { id: string; compiledBytes: number },
+  action: "deploy" | "rollback",
+): Promise<void> {
+  const moved = await stubOf(c, t).setPointer(
+    t.target,
+    channel,
+    revision.id,
+    revision.compiledBytes,
+    Date.now(),
+  );
   if (!moved.ok) {
     throw new ProblemException({
       code: "allowance_exceeded",
@@ -154,7 +164,8 @@ async function movePointer(
       extensions: { ...moved.refusal },
     });
   }
-  return moved;
+  await recordPointerEvent(c, t, { channel, action, revisionId: revision.id, previous: moved.previous });
+  await pluginsChanged(c, t);
 }
 
 /**
@@ -242,14 +253,7 @@ export function deploymentRoutes(resolve: DeployResolver) {
         actor: principal.actor,
         keyId: principal.keyId,
       });
-      const moved = await movePointer(c, t, channel, revision.id, revision.compiledBytes);
-      await recordPointerEvent(c, t, {
-        channel,
-        action: "deploy",
-        revisionId: revision.id,
-        previous: moved.previous,
-      });
-      await pluginsChanged(c, t);
+      await movePointer(c, t, channel, revision, "deploy");
       await log(revision.id);
       return c.json({ channel, reused, revision: t.revisionView(revision) }, reused ? 200 : 201);
     })
@@ -290,14 +294,7 @@ export function deploymentRoutes(resolve: DeployResolver) {
           },
         });
       }
-      const moved = await movePointer(c, t, channel, revision.id, revision.compiledBytes);
-      await recordPointerEvent(c, t, {
-        channel,
-        action: "rollback",
-        revisionId: revision.id,
-        previous: moved.previous,
-      });
-      await pluginsChanged(c, t);
+      await movePointer(c, t, channel, revision, "rollback");
       return c.json({ channel, revision: t.revisionView(revision) });
     })
 

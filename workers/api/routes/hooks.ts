@@ -69,8 +69,8 @@ export interface ResolvedTarget {
 
 type Resolver = (c: Context<ApiEnv>) => Promise<ResolvedTarget>;
 
-/** `{tool}` must be an indexed tool of the workspace; a deleted service's tools are history-only. */
-export const resolveToolTarget: Resolver = async (c) => {
+/** The route's `{ws}` and `{tool}`: an indexed tool of an existing workspace, with its service, or 404. */
+export async function routeTool(c: Context<ApiEnv>) {
   const workspaceUid = c.req.param("ws") ?? "";
   const toolUid = c.req.param("tool") ?? "";
   const db = database(c.env.DB);
@@ -78,11 +78,17 @@ export const resolveToolTarget: Resolver = async (c) => {
   const found = await findTool(db, workspaceUid, toolUid);
   if (!found)
     throw new ProblemException({ code: "not_found", detail: `No tool ${toolUid} in this workspace.` });
+  return { workspaceUid, toolUid, ...found };
+}
+
+/** `{tool}` must be an indexed tool of the workspace; a deleted service's tools are history-only. */
+export const resolveToolTarget: Resolver = async (c) => {
+  const { workspaceUid, toolUid, service } = await routeTool(c);
   return {
     workspaceUid,
     target: toolTarget(toolUid),
     label: toolUid,
-    refuseWrite: (action) => refuseDeleted(found.service, action),
+    refuseWrite: (action) => refuseDeleted(service, action),
   };
 };
 

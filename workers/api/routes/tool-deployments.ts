@@ -5,7 +5,6 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
-import { database } from "../../../shared/db/client";
 import { revisionView } from "../../../shared/deploy/revisions";
 import { recordTestRun } from "../../../shared/deploy/test-runs";
 import { generateAdapterTypes } from "../../../shared/hooks";
@@ -14,13 +13,13 @@ import type { JsonObject } from "../../../shared/json";
 import { toolTarget } from "../../../shared/lifecycle/target";
 import { runAdapterStep } from "../../../shared/pipeline/adapter-steps";
 import { ok } from "../../../shared/result";
-import { findTool } from "../../../shared/services/store";
 import { compileToolAdapter } from "../compiler";
 import { requireScope } from "../middleware/auth";
 import { jsonBody } from "../middleware/json-body";
 import type { ApiEnv } from "../types";
 import { compileVersion, deploymentRoutes, loadVersion, type DeployTarget } from "./deployments";
-import { refuseDeleted, requireWorkspace } from "./services";
+import { routeTool } from "./hooks";
+import { refuseDeleted } from "./services";
 
 const HOOK = "/workspaces/:ws/tools/:tool/hook";
 
@@ -42,14 +41,7 @@ export const TestRequest = z
 
 /** The tool, its service, and the tool's rules for the generic deployment routes. */
 async function resolveToolDeployTarget(c: Context<ApiEnv>) {
-  const workspaceUid = c.req.param("ws") ?? "";
-  const toolUid = c.req.param("tool") ?? "";
-  const db = database(c.env.DB);
-  await requireWorkspace(db, workspaceUid);
-  const found = await findTool(db, workspaceUid, toolUid);
-  if (!found)
-    throw new ProblemException({ code: "not_found", detail: `No tool ${toolUid} in this workspace.` });
-  const { tool, service } = found;
+  const { workspaceUid, toolUid, tool, service } = await routeTool(c);
   const target: DeployTarget = {
     workspaceUid,
     target: toolTarget(toolUid),
