@@ -17,6 +17,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonObject } from "../json";
 import { exchange, type ExchangeAnswer, type ExchangeTarget } from "../services/mcp-exchange";
+import { plainToolResult } from "../services/mcp-shapes";
 import { CLIENT_INFO } from "../services/upstream";
 
 /** Bound on one upstream call (handshake when needed + tools/call). */
@@ -108,6 +109,8 @@ function outcomeOf(answer: ExchangeAnswer): DispatchOutcome {
   if (answer.kind !== "result") {
     return { kind: "unavailable", message: `The upstream answered unusably: ${summary(answer)}` };
   }
+  const plain = plainToolResult(answer.result);
+  if (plain !== null) return { kind: "result", result: plain };
   const parsed = CallToolResultSchema.safeParse(answer.result);
   // The pre-2024 `{ toolResult }` shape has no content: unusable here.
   if (!parsed.success || !Array.isArray(answer.result.content)) {

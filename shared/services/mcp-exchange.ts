@@ -5,6 +5,7 @@
 // needs a single POST per call (see dispatch.ts for the session cache).
 import { EventSourceParserStream } from "eventsource-parser/stream";
 import { JSONRPCErrorResponseSchema, JSONRPCResultResponseSchema } from "@modelcontextprotocol/sdk/types.js";
+import { plainResultResponse } from "./mcp-shapes";
 
 export const SESSION_HEADER = "mcp-session-id";
 export const PROTOCOL_HEADER = "mcp-protocol-version";
@@ -38,6 +39,8 @@ function headersFor(target: ExchangeTarget): Headers {
 }
 
 function answerOf(message: unknown, id: number): ExchangeAnswer | null {
+  const plain = plainResultResponse(message, id);
+  if (plain !== null) return { kind: "result", result: plain, sessionId: null };
   const result = JSONRPCResultResponseSchema.safeParse(message);
   if (result.success)
     return result.data.id === id ? { kind: "result", result: result.data.result, sessionId: null } : null;

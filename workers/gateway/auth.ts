@@ -3,7 +3,7 @@
 // key is refused by the WorkspaceObject in the per-call round trip before
 // dispatch, so the cache never lets a revoked key reach an upstream.
 import { keyProfile, DEFAULT_PROFILE } from "../../shared/access";
-import { bearerToken, sha256Hex } from "../../shared/auth/keys";
+import { bearerToken } from "../../shared/auth/keys";
 import { allows, type Principal } from "../../shared/auth/principal";
 import { resolvePrincipal } from "../../shared/auth/resolve";
 import { problemResponse } from "../../shared/http/problem";
@@ -19,22 +19,26 @@ interface Resolved {
   expiresAt: number;
 }
 
+/**
+ * Keyed by the token itself: hashing it first (as D1 lookups do) cost more per
+ * call than the rest of authentication, and the token is in this isolate's
+ * memory for the request anyway.
+ */
 const cache = new Map<string, Resolved>();
 
 async function resolve(
   env: { DB: D1Database; RAYRUN_BOOTSTRAP_KEY: string },
   token: string,
 ): Promise<Resolved | null> {
-  const id = await sha256Hex(token);
   const now = Date.now();
-  const hit = cache.get(id);
+  const hit = cache.get(token);
   if (hit && hit.expiresAt > now) return hit;
-  cache.delete(id);
+  cache.delete(token);
   const principal = await resolvePrincipal(env, token);
   if (principal === null) return null;
   const profile = principal.kind === "key" ? await keyProfile(env.DB, principal.keyId) : DEFAULT_PROFILE;
   const resolved = { principal, profile, expiresAt: now + PRINCIPAL_CACHE_MS };
-  cache.set(id, resolved);
+  cache.set(token, resolved);
   if (cache.size > PRINCIPAL_CACHE_ENTRIES) {
     const oldest = cache.keys().next();
     if (!oldest.done) cache.delete(oldest.value);

@@ -14,10 +14,11 @@ import {
   type CallToolResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { APPROVAL_META_KEY } from "../../shared/approvals";
-import { isJsonObject, type JsonObject } from "../../shared/json";
+import { isJsonObject, utf8Bytes, type JsonObject } from "../../shared/json";
 import { LIMITS } from "../../shared/limits";
 import { discoverTools } from "../../shared/pipeline/discovery";
 import { parsedJson } from "../../shared/pipeline/results";
+import { plainToolCall } from "../../shared/services/mcp-shapes";
 import type { Caller, GatewayEnv } from "../../shared/pipeline/call-state";
 import { handleToolCall } from "../../shared/pipeline/tool-call";
 
@@ -89,16 +90,11 @@ function buildServer(scope: Scope): Server {
 async function fastToolCall(scope: Scope, request: Request, message: unknown): Promise<Response | null> {
   const version = request.headers.get("mcp-protocol-version");
   if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;
-  const parsed = CallToolRequestSchema.safeParse(message);
-  if (!parsed.success) return null;
-  const id: unknown = (message as { id?: unknown }).id;
-  if (
-    (typeof id !== "string" && typeof id !== "number") ||
-    (message as { jsonrpc?: unknown }).jsonrpc !== "2.0"
-  )
-    return null;
+  const call = plainToolCall(message);
+  if (call === null) return null;
+  const { id } = call;
   try {
-    const result = await callTool(scope, parsed.data);
+    const result = await callTool(scope, call.request);
     return Response.json({ jsonrpc: "2.0", id, result });
   } catch (error) {
     const rpc =
@@ -118,7 +114,8 @@ async function readMessage(request: Request): Promise<{ message: unknown } | nul
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > LIMITS.requestBodyBytes) return null;
   const text = await request.text();
-  if (new TextEncoder().encode(text).byteLength > LIMITS.requestBodyBytes) return null;
+  // UTF-8 takes at most 3 bytes per UTF-16 unit: only a body that could be over the limit is encoded.
+  if (text.length * 3 > LIMITS.requestBodyBytes && utf8Bytes(text) > LIMITS.requestBodyBytes) return null;
   try {
     return { message: JSON.parse(text) as unknown };
   } catch {
