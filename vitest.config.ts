@@ -24,7 +24,9 @@ export default defineConfig(async () => {
       cloudflareTest({
         wrangler: { configPath: "./workers/api/wrangler.jsonc" },
         miniflare: {
-          bindings: { RAYRUN_BOOTSTRAP_KEY: BOOTSTRAP_KEY, TEST_MIGRATIONS: migrations },
+          // LOG_BATCH_MS 0: a test that waits on its execution context finds its run records written
+          // without sitting out the batch delay (test/shared/logs/batch.test.ts covers the delay itself).
+          bindings: { RAYRUN_BOOTSTRAP_KEY: BOOTSTRAP_KEY, TEST_MIGRATIONS: migrations, LOG_BATCH_MS: "0" },
           // Tests exercise the gateway by importing its app, not through this binding.
           outboundService: (request: Request) =>
             fakes.get(new URL(request.url).hostname)?.(request) ??

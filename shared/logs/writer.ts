@@ -1,11 +1,10 @@
 // The hook-run log writer. Callers on a response path use `deferRuns`, which
 // hands the write to `waitUntil`; nothing here ever throws into a response.
 import { getTableColumns } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import type { DetailPolicy } from "../config/schema";
-import { database } from "../db/client";
 import { hookRuns } from "../db/schema";
 import { newId } from "../ids";
+import { insertRows, LOG_BATCH_DELAY_MS, LOG_BATCH_MAX_ROWS, RunBatcher, type RunRow } from "./batch";
 import { boundDetails } from "./details";
 import type { RunDetails, RunRecord } from "./types";
 
@@ -34,9 +33,7 @@ function runTime(at: string, now: number): number {
   return Number.isFinite(ms) && ms >= 0 ? ms : now;
 }
 
-type Row = typeof hookRuns.$inferInsert;
-
-function toRow(record: RunRecord, keepDetails: boolean, now: number): Row {
+function toRow(record: RunRecord, keepDetails: boolean, now: number): RunRow {
   const ms = runTime(record.at, now);
   const details: RunDetails | null =
     keepDetails && record.details !== null ? boundDetails(record.details) : null;
@@ -64,10 +61,17 @@ function toRow(record: RunRecord, keepDetails: boolean, now: number): Row {
   };
 }
 
+/** Table rows for records, details kept only where `capture` allows. */
+export function toRows(records: readonly RunRecord[], capture: CaptureSettings): RunRow[] {
+  const now = Date.now();
+  const keep = capturesDetails(capture);
+  return records.map((record) => toRow(record, keep, now));
+}
+
 /**
- * Stores run records: metadata always, `details` only when `capture` allows it
- * (bounded to DETAILS_MAX_BYTES). All records go in one D1 batch (atomic),
- * chunked for D1's bound-parameter limit. Rejects when the write fails.
+ * Stores run records now: metadata always, `details` only when `capture`
+ * allows it (bounded to DETAILS_MAX_BYTES). All records go in one D1 batch
+ * (atomic), chunked for D1's bound-parameter limit. Rejects when the write fails.
  */
 export async function recordRuns(
   env: { DB: D1Database },
@@ -75,36 +79,39 @@ export async function recordRuns(
   capture: CaptureSettings,
 ): Promise<void> {
   if (records.length === 0) return;
-  const now = Date.now();
-  const keep = capturesDetails(capture);
-  const rows = records.map((record) => toRow(record, keep, now));
-  const db = database(env.DB);
-  const statements: BatchItem<"sqlite">[] = [];
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    statements.push(db.insert(hookRuns).values(rows.slice(i, i + ROWS_PER_INSERT)));
-  }
-  const [first, ...rest] = statements;
-  if (first === undefined) return;
-  await db.batch([first, ...rest]);
+  await insertRows(env.DB, toRows(records, capture), ROWS_PER_INSERT);
+}
+
+const batcher = new RunBatcher({
+  delayMs: LOG_BATCH_DELAY_MS,
+  maxRows: LOG_BATCH_MAX_ROWS,
+  rowsPerInsert: ROWS_PER_INSERT,
+});
+
+/** The batch delay for this Worker: its `LOG_BATCH_MS` var when set to a number, else the default. */
+function batchDelay(env: { LOG_BATCH_MS?: string }): number {
+  const ms = Number(env.LOG_BATCH_MS);
+  return env.LOG_BATCH_MS !== undefined && env.LOG_BATCH_MS !== "" && Number.isFinite(ms) && ms >= 0
+    ? ms
+    : LOG_BATCH_DELAY_MS;
 }
 
 /**
- * Records runs after the response: the write goes to `ctx.waitUntil`, and a
- * failure is logged, never thrown to the caller.
+ * Records runs after the response: the rows join the isolate's open batch
+ * (batch.ts), whose write is held in `ctx.waitUntil`; a failure is logged
+ * there, never thrown to the caller.
  */
 export function deferRuns(
   ctx: Pick<ExecutionContext, "waitUntil">,
-  env: { DB: D1Database },
+  env: { DB: D1Database; LOG_BATCH_MS?: string },
   records: readonly RunRecord[],
-  capture: CaptureSettings,
+  /** A promise when the settings need a read of their own (it happens after the response too). */
+  capture: CaptureSettings | Promise<CaptureSettings>,
 ): void {
   if (records.length === 0) return;
-  let write: Promise<void>;
-  try {
-    write = recordRuns(env, records, capture);
-  } catch (error) {
-    write = Promise.reject(error);
-  }
+  const write = Promise.resolve(capture).then((settings) =>
+    batcher.add(env.DB, toRows(records, settings), batchDelay(env)),
+  );
   ctx.waitUntil(
     write.catch((error: unknown) => {
       console.error("hook-run log write failed", { records: records.length, error: String(error) });

@@ -6,6 +6,7 @@ import type { Json } from "../json";
 import {
   deferRuns,
   recordRuns,
+  type CaptureSettings,
   type RunChannel,
   type RunDetails,
   type RunOutcome,
@@ -133,20 +134,22 @@ export function stepRecord(
  */
 export function deferRecords(
   ctx: Pick<ExecutionContext, "waitUntil">,
-  env: { DB: D1Database },
+  env: { DB: D1Database; LOG_BATCH_MS?: string },
   scope: Pick<RecordScope, "workspaceUid" | "payloadCapture">,
   records: readonly RunRecord[],
 ): void {
   if (records.length === 0) return;
-  if (!scope.payloadCapture) {
-    deferRuns(ctx, env, records, { payloadCapture: false, detailPolicy: "none" });
-    return;
-  }
-  ctx.waitUntil(
-    writeRecords(env, scope, records).catch((error: unknown) => {
-      console.error("hook-run log write failed", { records: records.length, error: String(error) });
-    }),
-  );
+  deferRuns(ctx, env, records, captureSettings(env, scope));
+}
+
+/** Whether details are kept: the service's payload capture, then (only when on) the workspace's policy. */
+async function captureSettings(
+  env: { DB: D1Database },
+  scope: Pick<RecordScope, "workspaceUid" | "payloadCapture">,
+): Promise<CaptureSettings> {
+  if (!scope.payloadCapture) return { payloadCapture: false, detailPolicy: "none" };
+  const { detailPolicy } = await readWorkspaceConfig(env.DB, scope.workspaceUid);
+  return { payloadCapture: true, detailPolicy };
 }
 
 /** Writes records now (for work that already runs in `waitUntil`, like shadow runs). */
@@ -156,8 +159,5 @@ export async function writeRecords(
   records: readonly RunRecord[],
 ): Promise<void> {
   if (records.length === 0) return;
-  const detailPolicy = scope.payloadCapture
-    ? (await readWorkspaceConfig(env.DB, scope.workspaceUid)).detailPolicy
-    : "none";
-  await recordRuns(env, records, { payloadCapture: scope.payloadCapture, detailPolicy });
+  await recordRuns(env, records, await captureSettings(env, scope));
 }

@@ -1,0 +1,106 @@
+// Run records gathered per isolate and written to D1 together. A hot tool
+// path produces a record or two per call; one D1 write per call would cost a
+// statement (and, locally, a SQLite commit) for every call. Instead the first
+// record opens a batch that is written `delayMs` later (or at once when it
+// reaches `maxRows`), and every request whose records are in it holds the
+// batch's write in its `waitUntil`, so the isolate stays alive until the rows
+// are stored. Written by hand: nothing on npm batches D1 writes across
+// requests inside one isolate.
+import type { BatchItem } from "drizzle-orm/batch";
+import { database } from "../db/client";
+import { hookRuns } from "../db/schema";
+
+export type RunRow = typeof hookRuns.$inferInsert;
+
+export interface BatchOptions {
+  /** How long a batch gathers rows before its write starts; 0 writes on the next turn of the event loop. */
+  delayMs: number;
+  /** A batch with this many rows is written at once. */
+  maxRows: number;
+  /** Rows per INSERT statement (D1's bound-parameter limit). */
+  rowsPerInsert: number;
+}
+
+/** Default gathering time of a batch; `LOG_BATCH_MS` (a Worker var) overrides it. */
+export const LOG_BATCH_DELAY_MS = 200;
+export const LOG_BATCH_MAX_ROWS = 250;
+
+interface Batch {
+  rows: RunRow[];
+  /** Starts the write now (size trigger); the timer would start it otherwise. */
+  release: () => void;
+  written: Promise<void>;
+}
+
+/** Inserts rows in one atomic D1 batch, chunked by statement size. */
+export async function insertRows(
+  db: D1Database,
+  rows: readonly RunRow[],
+  rowsPerInsert: number,
+): Promise<void> {
+  const orm = database(db);
+  const statements: BatchItem<"sqlite">[] = [];
+  for (let i = 0; i < rows.length; i += rowsPerInsert) {
+    statements.push(orm.insert(hookRuns).values(rows.slice(i, i + rowsPerInsert)));
+  }
+  const [first, ...rest] = statements;
+  if (first === undefined) return;
+  await orm.batch([first, ...rest]);
+}
+
+const logFailure = (rows: number, error: unknown): void =>
+  console.error("hook-run log write failed", { records: rows, error: String(error) });
+
+/**
+ * Writes a batch; never rejects (failures are logged). One D1 batch is atomic,
+ * so a row that cannot be stored (its workspace was deleted meanwhile) would
+ * take every other workspace's rows with it: after a failure each workspace's
+ * rows are written on their own.
+ */
+async function writeBatch(db: D1Database, rows: RunRow[], options: BatchOptions): Promise<void> {
+  const byWorkspace = Map.groupBy(rows, (row) => row.workspaceUid);
+  try {
+    await insertRows(db, rows, options.rowsPerInsert);
+    return;
+  } catch (error) {
+    if (byWorkspace.size === 1) return logFailure(rows.length, error);
+  }
+  for (const group of byWorkspace.values()) {
+    await insertRows(db, group, options.rowsPerInsert).catch((error: unknown) =>
+      logFailure(group.length, error),
+    );
+  }
+}
+
+export class RunBatcher {
+  private readonly open = new Map<D1Database, Batch>();
+
+  constructor(private readonly options: BatchOptions) {}
+
+  /** Queues rows for `db`; the returned promise resolves once they are written or their failure is logged. */
+  add(db: D1Database, rows: readonly RunRow[], delayMs: number = this.options.delayMs): Promise<void> {
+    let batch = this.open.get(db);
+    if (batch === undefined) {
+      batch = this.start(db, delayMs);
+      this.open.set(db, batch);
+    }
+    batch.rows.push(...rows);
+    if (batch.rows.length >= this.options.maxRows) batch.release();
+    return batch.written;
+  }
+
+  private start(db: D1Database, delayMs: number): Batch {
+    const { promise: released, resolve: release } = Promise.withResolvers<void>();
+    setTimeout(release, delayMs);
+    const batch: Batch = {
+      rows: [],
+      release,
+      written: released.then(() => {
+        // Rows added from here on open the next batch.
+        if (this.open.get(db) === batch) this.open.delete(db);
+        return writeBatch(db, batch.rows, this.options);
+      }),
+    };
+    return batch;
+  }
+}
