@@ -37,9 +37,24 @@ async function waitFor(url, child, seconds) {
 }
 
 /**
- * @param {{ port: number, stateDir: string, devVarsPath: string, stdio?: "inherit" | "ignore" }} options
+ * `observability: false` turns off wrangler's local trace collector and data explorer: the collector
+ * streams a trace of every invocation (each request, Durable Object call and outbound fetch) to
+ * another Worker, which costs a few ms of CPU per request on a 2-core machine. `logLevel: "warn"`
+ * drops wrangler's request log lines, each of which its proxy posts to wrangler's Node process.
+ * Benchmarks and tests use both; `npm start` keeps wrangler's defaults (request logs, local explorer).
+ * @param {{ port: number, stateDir: string, devVarsPath: string, stdio?: "inherit" | "ignore", observability?: boolean, logLevel?: "info" | "warn" }} options
  */
-export async function startDevServer({ port, stateDir, devVarsPath, stdio = "inherit" }) {
+export async function startDevServer({
+  port,
+  stateDir,
+  devVarsPath,
+  stdio = "inherit",
+  observability = true,
+  logLevel = "info",
+}) {
+  const env = observability
+    ? wranglerEnv
+    : { ...wranglerEnv, X_LOCAL_OBSERVABILITY: "false", X_LOCAL_EXPLORER: "false" };
   const { key, created } = ensureBootstrapKey(devVarsPath);
   const migrate = spawnSync(
     "npx",
@@ -59,7 +74,15 @@ export async function startDevServer({ port, stateDir, devVarsPath, stdio = "inh
   );
   if (migrate.status !== 0) throw new Error("applying local D1 migrations failed");
 
-  const common = ["--persist-to", stateDir, "--show-interactive-dev-session=false", "--ip", "127.0.0.1"];
+  const common = [
+    "--persist-to",
+    stateDir,
+    "--show-interactive-dev-session=false",
+    "--ip",
+    "127.0.0.1",
+    "--log-level",
+    logLevel,
+  ];
   // A dev-only Worker on its own port: its wrangler config, and offset from `port` (inspector 1000 above).
   const devWorker = (config, offset) =>
     spawn(
@@ -75,7 +98,7 @@ export async function startDevServer({ port, stateDir, devVarsPath, stdio = "inh
         String(port + 1000 + offset),
         ...common,
       ],
-      { stdio: ["ignore", stdio, stdio], env: wranglerEnv, detached: true },
+      { stdio: ["ignore", stdio, stdio], env, detached: true },
     );
   const upstream = devWorker("dev/upstream/wrangler.jsonc", 1);
   const provider = devWorker("dev/provider/wrangler.jsonc", 2);
@@ -96,7 +119,7 @@ export async function startDevServer({ port, stateDir, devVarsPath, stdio = "inh
       String(port + 1000),
       ...common,
     ],
-    { stdio: ["ignore", stdio, stdio], env: wranglerEnv, detached: true },
+    { stdio: ["ignore", stdio, stdio], env, detached: true },
   );
   const children = [upstream, provider, product];
   // Each wrangler runs in its own process group so stop() takes workerd down with it.

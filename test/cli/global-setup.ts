@@ -32,6 +32,8 @@ export default async function setup(project: TestProject) {
     stateDir: join(dir, "state"),
     devVarsPath: join(dir, ".dev.vars"),
     stdio: "ignore",
+    observability: false,
+    logLevel: "warn",
   })) as DevServer;
   project.provide("serverUrl", server.url);
   project.provide("upstreamUrl", server.upstreamUrl);
