@@ -283,12 +283,12 @@ async function run(url: string, upstreamUrl: string, bootstrap: string): Promise
   const auth = { authorization: `Bearer ${key}`, ...MCP_HEADERS };
   let id = 0;
   /** (b)'s call: the plain tool through the gateway, with or without the key. */
-  const passThrough = (headers: Record<string, string>) =>
+  const passThrough = (requestHeaders: Record<string, string>) =>
     gateway(
       "POST",
       `/mcp/${String(ws.uid)}`,
       toolCall(++id, names.plain ?? "", { q: "workers release" }),
-      headers,
+      requestHeaders,
     );
   const cases: { name: string; send: () => Promise<Reply>; check: (reply: Reply) => void }[] = [
     {

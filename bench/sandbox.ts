@@ -2,7 +2,7 @@
 // with the same sandbox code the Workers run (wasm loaded from node_modules),
 // and calibrates fuel units per millisecond of CPU.
 //
-//   npx tsx bench/sandbox.ts [--runs N] [--filter text] [--normal-runs N] [--warm-calls N] [--only warm]
+//   npx tsx bench/sandbox.ts [--runs N] [--filter text] [--normal-runs N] [--warm-calls N] [--only phases|warm]
 //
 // The first table compares fresh and pre-warmed sessions (shared/sandbox/pool.ts)
 // per call on the critical path, interleaved call by call; the pool is refilled
@@ -17,6 +17,7 @@ import type { ToolCallContext } from "../shared/sandbox/types";
 import { ADAPTER_2KB, beforeCode, CONTINUE, SEED_ADAPTER } from "../test/shared/sandbox/code";
 import { HOSTILE_CASES } from "../test/shared/sandbox/hostile-cases";
 import { nodeEngines } from "./node-engine";
+import { sessionPhases } from "./session-phases";
 import { ms, summarize } from "./stats";
 
 function option(name: string, fallback: string): string {
@@ -68,6 +69,8 @@ async function main(): Promise<void> {
   // Warm up the JIT so the first cases are not penalised.
   for (let i = 0; i < 20; i++) await time(SEED_ADAPTER, { query: "warm" });
 
+  await sessionPhases(300);
+  if (only === "phases") return;
   await freshVersusWarm();
   if (only === "warm") return;
 
