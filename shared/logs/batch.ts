@@ -58,13 +58,15 @@ const logFailure = (rows: number, error: unknown): void =>
  * rows are written on their own.
  */
 async function writeBatch(db: D1Database, rows: RunRow[], options: BatchOptions): Promise<void> {
-  const byWorkspace = Map.groupBy(rows, (row) => row.workspaceUid);
+  let failure: unknown;
   try {
     await insertRows(db, rows, options.rowsPerInsert);
     return;
   } catch (error) {
-    if (byWorkspace.size === 1) return logFailure(rows.length, error);
+    failure = error;
   }
+  const byWorkspace = Map.groupBy(rows, (row) => row.workspaceUid);
+  if (byWorkspace.size === 1) return logFailure(rows.length, failure);
   for (const group of byWorkspace.values()) {
     await insertRows(db, group, options.rowsPerInsert).catch((error: unknown) =>
       logFailure(group.length, error),
