@@ -90,10 +90,9 @@ const batcher = new RunBatcher({
 
 /** The batch delay for this Worker: its `LOG_BATCH_MS` var when set to a number, else the default. */
 function batchDelay(env: { LOG_BATCH_MS?: string }): number {
-  const ms = Number(env.LOG_BATCH_MS);
-  return env.LOG_BATCH_MS !== undefined && env.LOG_BATCH_MS !== "" && Number.isFinite(ms) && ms >= 0
-    ? ms
-    : LOG_BATCH_DELAY_MS;
+  // An unset or empty var is the default, not Number("") = 0.
+  const ms = env.LOG_BATCH_MS ? Number(env.LOG_BATCH_MS) : Number.NaN;
+  return Number.isFinite(ms) && ms >= 0 ? ms : LOG_BATCH_DELAY_MS;
 }
 
 /**
