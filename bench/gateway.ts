@@ -1,6 +1,6 @@
 // Gateway latency bench (Node, tsx), through `wrangler dev` on loopback.
 //
-//   npx tsx bench/gateway.ts [--requests N] [--warmup N] [--port P] [--keep-state] [--diag]
+//   npx tsx bench/gateway.ts [--requests N] [--warmup N] [--port P] [--pause-ms MS] [--keep-state] [--diag]
 //
 // Starts both Workers and the demo upstream (official-SDK MCP server) with
 // scripts/dev-server.mjs, sets up a workspace with the same upstream tool
@@ -13,12 +13,22 @@
 //       upstream work: the dev-server path of (b) and (c), request body included,
 //   (a) the upstream called directly: `POST <upstream>/<id>/mcp` tools/call,
 //   (b) gateway pass-through: the same tool through `POST /mcp/{ws}`, no hook,
-//   (c) gateway with the ~2 KB adapter (`before` + `after`) on the same tool.
+//   (c) gateway with the ~2 KB adapter (`before` + `after`) on the same tool,
+//   (r) baseline: the gateway Worker relaying (a)'s request to the upstream
+//       with no other work (workers/gateway/bench-relay.ts): (b)'s whole path,
+//       including what the dev server adds to a Worker's outbound fetch, so
+//       (b) − (r) is the gateway's own cost.
 // Percentiles come from N requests per case after a warm-up that is not counted.
+// By default requests follow each other at once (a closed loop), so work an
+// isolate does after a response (refilling (c)'s pre-warmed sandboxes) lands
+// on the next request, whatever its case; `--pause-ms` waits that long before
+// each request (not timed), as between an agent's tool calls, so each case's
+// latency is its own.
 // See DESIGN §7 "Benchmarks through the dev server": `wrangler dev` itself
 // adds a few ms per request, which is why (0) exists.
 import http from "node:http";
-import { mkdtempSync, rmSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ms, summarize, type Summary } from "./stats";
@@ -31,6 +41,7 @@ const requests = Number(option("requests", "1000"));
 const warmup = Number(option("warmup", "150"));
 const port = Number(option("port", "8797"));
 const keepState = process.argv.includes("--keep-state");
+const pauseMs = Number(option("pause-ms", "0"));
 /** Adds diagnostic cases: MCP `ping` (auth + SDK, no D1) and `tools/list` (auth + D1 catalog read). */
 const diag = process.argv.includes("--diag");
 
@@ -187,12 +198,15 @@ type StartDevServer = (options: {
   stdio?: "inherit" | "ignore";
   observability?: boolean;
   logLevel?: "info" | "warn";
+  envFiles?: string[];
 }) => Promise<DevServer>;
 // A plain .mjs script without type declarations, typed here.
 const devServerModule: string = "../scripts/dev-server.mjs";
 const { startDevServer } = (await import(devServerModule)) as { startDevServer: StartDevServer };
 
-function delta(label: string, x: Summary, y: Summary, target?: string): void {
+type Centre = Pick<Summary, "p50" | "p99">;
+
+function delta(label: string, x: Centre, y: Centre, target?: string): void {
   console.log(
     `${label.padEnd(30)} p50 ${(x.p50 - y.p50).toFixed(2).padStart(6)} ms   p99 ${(x.p99 - y.p99).toFixed(2).padStart(6)} ms${target ? `   (target ${target})` : ""}`,
   );
@@ -208,6 +222,9 @@ function expectOk(label: string, reply: Reply): void {
 async function main(): Promise<void> {
   const stateDir = mkdtempSync(join(tmpdir(), "rayrun-bench-"));
   const devVarsPath = join(stateDir, ".dev.vars");
+  // (r) relays to (a)'s URL; the upstream's port is port + 1 (dev-server.mjs).
+  const relayEnv = join(stateDir, "bench.env");
+  writeFileSync(relayEnv, `BENCH_RELAY_URL=http://127.0.0.1:${port + 1}/bench-direct/mcp\n`);
   console.log(`starting wrangler dev on 127.0.0.1:${port} (upstream on ${port + 1}), state in ${stateDir} …`);
   const server = await startDevServer({
     port,
@@ -218,6 +235,7 @@ async function main(): Promise<void> {
     // have, and each costs CPU per request on this machine (see dev-server.mjs).
     observability: false,
     logLevel: "warn",
+    envFiles: [relayEnv],
   });
   try {
     await run(server.url, server.upstreamUrl, server.key);
@@ -290,6 +308,8 @@ async function run(url: string, upstreamUrl: string, bootstrap: string): Promise
       toolCall(++id, names.plain ?? "", { q: "workers release" }),
       requestHeaders,
     );
+  /** (a)'s call: the upstream's own tool name. */
+  const directCall = () => toolCall(++id, "search_release_notes", { q: "workers release" });
   const cases: { name: string; send: () => Promise<Reply>; check: (reply: Reply) => void }[] = [
     {
       name: "(0) gateway, no key (401)",
@@ -301,13 +321,7 @@ async function run(url: string, upstreamUrl: string, bootstrap: string): Promise
     },
     {
       name: "(a) upstream direct",
-      send: () =>
-        upstream(
-          "POST",
-          "/bench-direct/mcp",
-          toolCall(++id, "search_release_notes", { q: "workers release" }),
-          MCP_HEADERS,
-        ),
+      send: () => upstream("POST", "/bench-direct/mcp", directCall(), MCP_HEADERS),
       check: (reply) => expectOk("upstream", reply),
     },
     {
@@ -325,6 +339,12 @@ async function run(url: string, upstreamUrl: string, bootstrap: string): Promise
           auth,
         ),
       check: (reply) => expectOk("adapter", reply),
+    },
+    {
+      name: "(r) gateway relay, no work",
+      // (a)'s request, sent to the gateway's relay route, which forwards it to (a)'s URL.
+      send: () => gateway("POST", "/mcp/_bench/relay", directCall(), MCP_HEADERS),
+      check: (reply) => expectOk("relay", reply),
     },
   ];
 
@@ -363,6 +383,7 @@ async function run(url: string, upstreamUrl: string, bootstrap: string): Promise
     for (const index of order) {
       const current = cases[index];
       if (!current) continue;
+      if (pauseMs > 0) await sleep(pauseMs);
       const t0 = performance.now();
       const reply = await current.send();
       const elapsed = performance.now() - t0;
@@ -377,7 +398,7 @@ async function run(url: string, upstreamUrl: string, bootstrap: string): Promise
   const seconds = (performance.now() - started) / 1000;
 
   console.log(
-    `\n${requests} requests per case (+${warmup} warm-up each), interleaved in shuffled rounds, ${seconds.toFixed(0)} s, one keep-alive connection per origin\n`,
+    `\n${requests} requests per case (+${warmup} warm-up each), interleaved in shuffled rounds, ${pauseMs > 0 ? `${pauseMs} ms pause before each` : "no pause between requests"}, ${seconds.toFixed(0)} s, one keep-alive connection per origin\n`,
   );
   console.log(
     `${"case".padEnd(30)} ${"p50 ms".padStart(8)} ${"p90 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)}`,
@@ -390,7 +411,7 @@ async function run(url: string, upstreamUrl: string, bootstrap: string): Promise
       `${c.name.padEnd(30)} ${ms(s.p50).padStart(8)} ${ms(s.p90).padStart(8)} ${ms(s.p99).padStart(8)} ${ms(s.max).padStart(8)}`,
     );
   });
-  const [zero, a, b, hooked] = summaries as [Summary, Summary, Summary, Summary];
+  const [zero, a, b, hooked, relay] = summaries as [Summary, Summary, Summary, Summary, Summary];
   console.log(`\np50 by predecessor (refills of (c)'s sandboxes run after its response)`);
   console.log(
     `${"case".padEnd(30)} ${"after (c)".padStart(10)} ${"n".padStart(5)} ${"otherwise".padStart(10)} ${"n".padStart(5)}`,
@@ -403,7 +424,7 @@ async function run(url: string, upstreamUrl: string, bootstrap: string): Promise
     );
   });
   console.log("\nadded latency");
-  delta("(b) − (a) gateway over upstream", b, a, "p50 ≤ 1.0 ms, see (b) − (a) − (0)");
+  delta("(b) − (a) gateway over upstream", b, a, "p50 ≤ 1.0 ms, see (b) − (r)");
   delta("(c) − (b) adapter over no hook", hooked, b, "p50 ≤ 1.0 ms, p99 ≤ 3 ms");
   delta("(b) − (0) pass-through over no-op", b, zero);
   delta("(a) − (0) upstream over no-op", a, zero);
@@ -414,6 +435,8 @@ async function run(url: string, upstreamUrl: string, bootstrap: string): Promise
   console.log(
     `${"(b) − (a) − (0) gateway's own".padEnd(30)} p50 ${own.p50.toFixed(2).padStart(6)} ms   p99 ${own.p99.toFixed(2).padStart(6)} ms   (DESIGN §7: what remains after both baselines)`,
   );
+  delta("(r) − (a) − (0) dev outbound", relay, { p50: a.p50 + zero.p50, p99: a.p99 + zero.p99 });
+  delta("(b) − (r) gateway over relay", b, relay, "p50 ≤ 1.0 ms: the gateway's own cost on (b)'s path");
 }
 
 await main();

@@ -42,7 +42,9 @@ async function waitFor(url, child, seconds) {
  * another Worker, which costs a few ms of CPU per request on a 2-core machine. `logLevel: "warn"`
  * drops wrangler's request log lines, each of which its proxy posts to wrangler's Node process.
  * Benchmarks and tests use both; `npm start` keeps wrangler's defaults (request logs, local explorer).
- * @param {{ port: number, stateDir: string, devVarsPath: string, stdio?: "inherit" | "ignore", observability?: boolean, logLevel?: "info" | "warn" }} options
+ * `envFiles` are loaded after `devVarsPath`, for every product Worker (`--var` reaches only the first
+ * config's Worker): the bench sets BENCH_RELAY_URL for the gateway this way.
+ * @param {{ port: number, stateDir: string, devVarsPath: string, stdio?: "inherit" | "ignore", observability?: boolean, logLevel?: "info" | "warn", envFiles?: string[] }} options
  */
 export async function startDevServer({
   port,
@@ -51,6 +53,7 @@ export async function startDevServer({
   stdio = "inherit",
   observability = true,
   logLevel = "info",
+  envFiles = [],
 }) {
   const env = observability
     ? wranglerEnv
@@ -117,6 +120,7 @@ export async function startDevServer({
       devVarsPath,
       "--inspector-port",
       String(port + 1000),
+      ...envFiles.flatMap((file) => ["--env-file", file]),
       ...common,
     ],
     { stdio: ["ignore", stdio, stdio], env, detached: true },

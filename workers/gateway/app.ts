@@ -1,12 +1,16 @@
 import { Hono } from "hono";
 import { problemResponse } from "../../shared/http/problem";
 import { authenticateCaller } from "./auth";
+import { BENCH_RELAY_PATH, benchRelay } from "./bench-relay";
 import { llmRoutes } from "./llm";
 import { serveMcp } from "./mcp";
 
 // The data plane. It imports the sandbox and hook contracts, never the compiler:
 // `npm run check:gateway` fails the build if esbuild reaches this bundle.
 export const gateway = new Hono<{ Bindings: Env }>();
+
+// Before /mcp/:ws, which would read "_bench" as a workspace (uids start with "ws_").
+gateway.post(BENCH_RELAY_PATH, benchRelay);
 
 // MCP over Streamable HTTP, stateless: POST only (no sessions, no standalone SSE stream).
 gateway.post("/mcp/:ws", async (c) => {
