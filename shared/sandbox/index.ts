@@ -1,5 +1,6 @@
 // Public entry of the sandbox for Workers code. Other runtimes (the Node
 // bench) build their own provider with createEngineProvider and a wasm module.
+import { isolateRequests } from "./activity";
 import { createAdapterSandbox } from "./adapter";
 import { canAllocate } from "./engine";
 import { runInvocation } from "./invocation";
@@ -11,6 +12,7 @@ import { asyncEngines, workerdEngines } from "./wasm-workerd";
 export type * from "./types";
 export { createAdapterSandbox, type AdapterSandboxOptions } from "./adapter";
 export { POOL_DEFAULTS, type PoolOptions, type PoolStats } from "./pool";
+export { isolateRequests, RequestActivity, type Activity } from "./activity";
 export { createEngineProvider, type EngineProvider, type WasmSource } from "./engine";
 export { runInvocation, MODULE_CLOCK_MS, MODULE_SEED, type InvocationOptions } from "./invocation";
 export { REASON_ID, OUTCOME_TEXT_CHARS } from "./outcome";
@@ -25,7 +27,8 @@ export {
   type ModuleShape,
 } from "./module-exports";
 
-const adapters = createAdapterSandbox(workerdEngines);
+// Refills build between requests where they can (activity.ts); the gateway counts its requests.
+const adapters = createAdapterSandbox(workerdEngines, { pool: { activity: isolateRequests } });
 
 /** Evaluates a compiled adapter once and reads its definition (compile time). */
 export const inspectAdapter = adapters.inspectAdapter;

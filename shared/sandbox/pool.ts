@@ -22,6 +22,7 @@
 //  - A module phase that fails deterministically (throw, fuel, invalid module)
 //    is remembered per code, so neither warming nor calls burn it again; the
 //    call reports the same failure a fresh run would.
+import type { Activity } from "./activity";
 import type { Engine, EngineProvider } from "./engine";
 import { canAllocate } from "./engine";
 import { discardPrepared, type ModuleResult, type PreparedSession } from "./invocation";
@@ -50,6 +51,14 @@ export interface PoolOptions {
   deferDispose: number;
   /** Clock for idleness (Workers advance it at I/O, which is fine for minutes). */
   now: () => number;
+  /**
+   * Requests in flight in the isolate: while any is, a refill builds only for
+   * codes with fewer than `urgent` warm sessions, and waits for a quiet moment
+   * for the rest (see activity.ts). Without it, refills never wait.
+   */
+  activity?: Activity;
+  /** Warm sessions below which a refill builds even while requests are in flight (one call's need). */
+  urgent: number;
 }
 
 export const POOL_DEFAULTS: PoolOptions = {
@@ -61,6 +70,7 @@ export const POOL_DEFAULTS: PoolOptions = {
   maxContextBytes: 1 * MiB,
   deferDispose: 8,
   now: () => Date.now(),
+  urgent: 2,
 };
 
 export interface ModuleFailure {
@@ -210,15 +220,24 @@ export class WarmPool<P> {
     const { perCode, total, reserveBytes, maxContextBytes } = this.options;
     for (;;) {
       // Every build waits for a turn of the event loop: a refill started
-      // during a request runs in its I/O gaps or after it, never in the
-      // request's own synchronous work, and one build at most delays others.
+      // during a request never runs in the request's own synchronous work,
+      // and one build at most delays others. With `activity`, it also waits
+      // for the isolate's requests to finish unless the code is short.
       await yieldToEventLoop();
       const engine = await this.provider.get();
       this.adopt(engine);
-      this.flushSpent();
       // The entry may have been dropped (LRU) or marked meanwhile.
-      if (this.entries.get(code) !== entry || entry.failure || entry.oversized) return;
-      if (entry.warm.length >= perCode) return;
+      const done = this.entries.get(code) !== entry || entry.failure || entry.oversized;
+      if (done || entry.warm.length >= perCode) {
+        this.flushSpent();
+        return;
+      }
+      const activity = this.options.activity;
+      if (activity?.busy && entry.warm.length >= this.options.urgent) {
+        await activity.quiet();
+        continue;
+      }
+      this.flushSpent();
       if (this.warmCount >= total && !this.evictOther(code)) return;
       if (!canAllocate(engine, reserveBytes)) {
         // Older codes' sessions give way to this one before giving up.

@@ -1,5 +1,7 @@
+import { isolateRequests } from "../../shared/sandbox";
 import { gateway } from "./app";
 
 export default {
-  fetch: gateway.fetch,
+  // Counted so warm-pool refills build between requests, not inside them (shared/sandbox/activity.ts).
+  fetch: (request, env, ctx) => isolateRequests.track(() => gateway.fetch(request, env, ctx)),
 } satisfies ExportedHandler<Env>;

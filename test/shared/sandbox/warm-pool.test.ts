@@ -12,6 +12,7 @@ import {
   createEngineProvider,
   MODULE_CLOCK_MS,
   type PoolOptions,
+  RequestActivity,
 } from "../../../shared/sandbox";
 import type { AdapterStage, InvocationReport, ToolCallContext } from "../../../shared/sandbox/types";
 import { ADAPTER_2KB, adapterCode, beforeCode, CONTINUE, moduleCode, SEED_ADAPTER } from "./code";
@@ -322,6 +323,47 @@ describe("bounds", () => {
       action: "continue",
       arguments: { n: 2 * 1024 * 1024 },
     });
+  });
+});
+
+describe("refills and requests in flight", () => {
+  it("while a request is in flight a refill builds only up to one call's need, and the rest once it ends", async () => {
+    const requests = new RequestActivity();
+    // Its own engine: other tests' pooled sessions would count against the memory reserve.
+    const sandbox = pooledSandbox(
+      { perCode: 4, urgent: 2, activity: requests },
+      createEngineProvider(() => wasmModule),
+    );
+    const { promise: handled, resolve: finishRequest } = Promise.withResolvers<void>();
+    const inFlight = requests.track(() => handled);
+    expect(requests.busy).toBe(true);
+    let refilled = false;
+    const refill = sandbox.warmAdapter(SEED_ADAPTER).then(() => (refilled = true));
+    // Enough turns of the event loop for every build the refill would make.
+    for (let i = 0; i < 20 && (sandbox.poolStats()?.warm ?? 0) < 2; i++) await scheduler.wait(1);
+    for (let i = 0; i < 5; i++) await scheduler.wait(1);
+    expect(sandbox.poolStats()?.warm).toBe(2);
+    expect(refilled).toBe(false);
+    // The in-flight request is served by those sessions.
+    expect(okValue(await call(sandbox, SEED_ADAPTER, "before", { arguments: { query: "x" } }))).toEqual({
+      action: "continue",
+      arguments: { q: "release: x" },
+    });
+    finishRequest();
+    await inFlight;
+    await refill;
+    expect(requests.busy).toBe(false);
+    expect(sandbox.poolStats()?.warm).toBe(4);
+  });
+
+  it("without requests in flight a refill fills the code at once", async () => {
+    const requests = new RequestActivity();
+    const sandbox = pooledSandbox(
+      { perCode: 3, activity: requests },
+      createEngineProvider(() => wasmModule),
+    );
+    await sandbox.warmAdapter(SEED_ADAPTER);
+    expect(sandbox.poolStats()?.warm).toBe(3);
   });
 });
 
