@@ -67,18 +67,25 @@ const meter = (target, key, price, after, coerceThis) => {
   const original = desc.value;
   let wrapper = apply(weakMapGet, wrappers, [original]);
   if (wrapper === undefined) {
-    wrapper = { m(...args) {
+    // A method named by its key: no constructor, no prototype, and the
+    // built-in's name ("[Symbol.split]" for symbols) without a defineProperty
+    // per wrapper (the prelude runs in every fresh context).
+    wrapper = { [key](...args) {
       const self = coerceThis === undefined ? this : coerceThis(this);
       charge(1 + price(self, args));
       const result = apply(original, self, args);
       if (after !== undefined) charge(after(result, self, args));
       return result;
-    } }.m;
-    defineProp(wrapper, "name", { value: original.name, configurable: true });
+    } }[key];
+    const name = original.name;
+    if (wrapper.name !== name) defineProp(wrapper, "name", { value: name, configurable: true });
     defineProp(wrapper, "length", { value: original.length, configurable: true });
     apply(weakMapSet, wrappers, [original, wrapper]);
   }
-  defineProp(target, key, { value: wrapper, writable: desc.writable, enumerable: desc.enumerable, configurable: desc.configurable });
+  // Built-in methods are writable, configurable data properties: assignment
+  // keeps their attributes and costs less than a descriptor.
+  if (desc.writable && desc.configurable) target[key] = wrapper;
+  else defineProp(target, key, { value: wrapper, writable: desc.writable, enumerable: desc.enumerable, configurable: desc.configurable });
 };
 const meterAll = (target, keys, price, after, coerceThis) => {
   for (let i = 0; i < keys.length; i++) meter(target, keys[i], price, after, coerceThis);

@@ -114,3 +114,36 @@ describe("stage context", () => {
     expect(okValue(report)).toEqual({ action: "return", result: { args: { q: 1 }, result: { items: [] } } });
   });
 });
+
+describe("metered built-ins look like the originals", () => {
+  it("names, lengths, attributes, aliases and non-constructability are those of the engine's built-ins", async () => {
+    const value = await probe(
+      `[String.prototype.slice.name, String.prototype.slice.length, String.prototype.padStart.length,
+        String.prototype.trimLeft === String.prototype.trimStart, String.prototype.trimLeft.name,
+        RegExp.prototype[Symbol.split].name, Array.prototype.map.length, Array.prototype.map.name,
+        Array.prototype.toString === Uint8Array.prototype.toString, JSON.parse.name, parseInt.length,
+        "prototype" in String.prototype.slice,
+        (() => { try { new String.prototype.slice(); return "constructed"; } catch (e) { return e.name; } })(),
+        (({ writable, enumerable, configurable }) => ({ writable, enumerable, configurable }))(
+          Object.getOwnPropertyDescriptor(Array.prototype, "map")),
+        Object.keys(Array.prototype).length]`,
+    );
+    expect(value).toEqual([
+      "slice",
+      2,
+      1,
+      true,
+      "trimStart",
+      "[Symbol.split]",
+      1,
+      "map",
+      true,
+      "parse",
+      2,
+      false,
+      "TypeError",
+      { writable: true, enumerable: false, configurable: true },
+      0,
+    ]);
+  });
+});
