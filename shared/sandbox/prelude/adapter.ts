@@ -110,21 +110,32 @@ const encoding = objFreeze({
 const log = objFreeze({ debug: makeLogger("debug"), info: makeLogger("info"), warn: makeLogger("warn"), error: makeLogger("error") });
 
 // input: {stage, arguments?, result?, context}; the stage gets one object.
+// Object literals define their properties (setters planted on Object.prototype
+// never run) and cost far less than a descriptor per field; frozen, the
+// context's fields are enumerable, read-only and non-configurable.
 builders.adapterStage = (input) => {
   const source = input.context;
-  const context = objCreate(ObjectProto);
-  const fields = ["calledAt", "requestId", "workspaceUid", "connectionId", "toolUid", "toolName"];
-  for (let i = 0; i < fields.length; i++) {
-    defineProp(context, fields[i], descriptor(hasOwn(source, fields[i]) ? source[fields[i]] : undefined, true, false, false));
-  }
-  defineProp(context, "config", descriptor(deepFreeze(source.config), true, false, false));
-  defineProp(context, "encoding", descriptor(encoding, true, false, false));
-  defineProp(context, "log", descriptor(log, true, false, false));
-  objFreeze(context);
-  const stageInput = objCreate(ObjectProto);
-  if (hasOwn(input, "arguments")) defineProp(stageInput, "arguments", descriptor(input.arguments, true, true, true));
-  if (hasOwn(input, "result")) defineProp(stageInput, "result", descriptor(input.result, true, true, true));
-  defineProp(stageInput, "context", descriptor(context, true, true, true));
+  const field = (key) => (hasOwn(source, key) ? source[key] : undefined);
+  const context = objFreeze({
+    calledAt: field("calledAt"),
+    requestId: field("requestId"),
+    workspaceUid: field("workspaceUid"),
+    connectionId: field("connectionId"),
+    toolUid: field("toolUid"),
+    toolName: field("toolName"),
+    config: deepFreeze(source.config),
+    encoding,
+    log,
+  });
+  const hasArguments = hasOwn(input, "arguments");
+  const hasResult = hasOwn(input, "result");
+  const stageInput = hasArguments
+    ? hasResult
+      ? { arguments: input.arguments, result: input.result, context }
+      : { arguments: input.arguments, context }
+    : hasResult
+      ? { result: input.result, context }
+      : { context };
   return [stageInput];
 };
 `;

@@ -33,11 +33,15 @@ const prototypeTampering = () => {
   if (getOwnDesc(ObjectProto, "toJSON") !== undefined || getOwnDesc(ArrayProto, "toJSON") !== undefined) {
     return "added toJSON to Object.prototype or Array.prototype";
   }
+  // Own keys list array indices (canonical uint32 strings below 2^32 - 1)
+  // first, in ascending order, so only the first key and the one index-like
+  // key that is not an array index need a look: a loop over every key cost
+  // more than the rest of serializing a typical result.
   const protos = [ArrayProto, ObjectProto];
   for (let p = 0; p < protos.length; p++) {
     const keys = ownKeys(protos[p]);
-    for (let i = 0; i < keys.length; i++) {
-      if (isIndexKey(keys[i])) return "defined indexed properties on Array.prototype or Object.prototype";
+    if ((keys.length > 0 && isIndexKey(keys[0])) || hasOwn(protos[p], "4294967295")) {
+      return "defined indexed properties on Array.prototype or Object.prototype";
     }
   }
   return "";

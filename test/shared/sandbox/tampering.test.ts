@@ -50,6 +50,35 @@ describe("prototype and global tampering", () => {
     await expectNextCallHealthy();
   });
 
+  it("any index-like key on Array.prototype or Object.prototype, whatever its position, makes the output refused", async () => {
+    const planted = [
+      `Array.prototype[0] = "evil";`,
+      `Array.prototype["4294967294"] = "evil";`,
+      `Array.prototype["4294967295"] = "evil";`,
+      `Object.prototype[3000000000] = "evil";`,
+      `Object.prototype["4294967295"] = "evil";`,
+      `Object.defineProperty(Object.prototype, "7", { get() { return "evil"; } });`,
+    ];
+    for (const plant of planted) {
+      const report = await runBefore(beforeCode(`${plant}\n${CONTINUE}`));
+      expect(failureOf(report), plant).toEqual(
+        failure("hook_invalid_return", /indexed properties on Array\.prototype or Object\.prototype/),
+      );
+    }
+    // Keys that only look numeric are not indices: the output is built as usual.
+    for (const plant of [
+      `Array.prototype["01"] = 1;`,
+      `Array.prototype["-1"] = 1;`,
+      `Object.prototype["4294967296"] = 1;`,
+    ]) {
+      expect(okValue(await runBefore(beforeCode(`${plant}\n${CONTINUE}`))), plant).toEqual({
+        action: "continue",
+        arguments: {},
+      });
+    }
+    await expectNextCallHealthy();
+  });
+
   it("errors stay readable after Array.prototype is vandalised", async () => {
     const report = await runBefore(
       beforeCode(
