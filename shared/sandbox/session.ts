@@ -221,7 +221,6 @@ export class Session {
    */
   begin(nowMs: number, seed: string, budget: number = this.callBudget, phase: Phase = "call"): void {
     this.callApi("setCall", [nowMs, seed]).dispose();
-    this.callApi("unspentFuel", []).dispose();
     this.phase = phase;
     this.budget = budget;
     this.meter.reset(budget);
@@ -268,7 +267,8 @@ export class Session {
   private async call(path: readonly string[], builder: string, input: Json): Promise<QuickJSHandle> {
     const problem = this.callApiText("resolveExport", [JSON.stringify(path)]);
     if (problem !== "") throw fail("hook_invalid_module", problem);
-    const returned = this.callApi("invoke", [builder, JSON.stringify(input)]);
+    const firstLease = Math.max(0, this.meter.lease(0));
+    const returned = this.callApi("invoke", [builder, JSON.stringify(input), firstLease]);
     return this.settle(returned);
   }
 

@@ -152,7 +152,10 @@ const dataProperty = (value, key) => {
 };
 
 const api = objCreate(null);
+// Starts a phase: its clock and seed, and no fuel left over from the last one
+// (the host refunded that when the phase ended).
 api.setCall = (nowMs, seedText) => {
+  leased = 0;
   clockMs = nowMs;
   seedRandom(seedText);
 };
@@ -226,7 +229,10 @@ api.resolveExport = (pathText) => {
   targetThis = parent;
   return "";
 };
-api.invoke = (builderName, inputText) => {
+// The call's first lease comes with it, saving the host round trip its first
+// charge would make; what is left is refunded with the rest (unspentFuel).
+api.invoke = (builderName, inputText, firstLease) => {
+  leased += firstLease;
   const build = builders[builderName];
   const fn = target;
   const self = targetThis;
