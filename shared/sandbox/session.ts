@@ -48,6 +48,7 @@ export class Session {
   readonly logs = new LogCollector();
   readonly meter: FuelMeter;
   private readonly handles: QuickJSHandle[] = [];
+  private readonly apiFunctions = new Map<string, QuickJSHandle>();
   private readonly deferreds = new Set<QuickJSDeferredPromise>();
   private readonly inflight = new Set<Promise<void>>();
   private api: QuickJSHandle | undefined;
@@ -134,6 +135,9 @@ export class Session {
     const api = ctx.callFunction(preludeFn, ctx.undefined, host);
     if (api.error) throw this.failureFrom(api.error, "the sandbox prelude failed");
     this.api = this.keep(api.value);
+    // The helpers every call uses, looked up while the session is being prepared.
+    for (const name of ["setCall", "resolveExport", "invoke", "serialize", "unspentFuel"])
+      this.apiFunction(this.api, name);
   }
 
   /** Lends capabilities for the coming call (a pre-warmed session gets them only at call time). */
@@ -173,6 +177,20 @@ export class Session {
     return deferred.handle.dup();
   }
 
+  /**
+   * The api helper's function, looked up once per session: the api object is
+   * the prelude's private one (hook code never sees it), so its functions stay
+   * the same, and each lookup would cost a property-name string and a crossing.
+   */
+  private apiFunction(api: QuickJSHandle, name: string): QuickJSHandle {
+    let fn = this.apiFunctions.get(name);
+    if (fn === undefined) {
+      fn = this.keep(this.context.getProp(api, name));
+      this.apiFunctions.set(name, fn);
+    }
+    return fn;
+  }
+
   /** Calls an api helper; the caller owns the returned handle. */
   private callApi(name: string, args: readonly ApiArg[]): QuickJSHandle {
     const ctx = this.context;
@@ -180,8 +198,7 @@ export class Session {
     if (!api) throw new Error("sandbox session has no prelude");
     const owned: QuickJSHandle[] = [];
     try {
-      const fn = ctx.getProp(api, name);
-      owned.push(fn);
+      const fn = this.apiFunction(api, name);
       const handles = args.map((arg) => {
         if (typeof arg === "object") return arg;
         const handle =
