@@ -12,6 +12,7 @@ import { LIMITS } from "../limits";
 import { base64DecodeUtf8, base64EncodeUtf8 } from "./base64";
 import { classify, describeError, type ErrorDescription } from "./classify";
 import { nearMemoryCap, type Engine } from "./engine";
+import { randomState } from "./seed";
 import { fail, SandboxFailure } from "./failure";
 import { FUEL, FuelMeter } from "./fuel";
 import { contextPointer, runtimePointer } from "./layout";
@@ -237,7 +238,7 @@ export class Session {
    * same way.
    */
   begin(nowMs: number, seed: string, budget: number = this.callBudget, phase: Phase = "call"): void {
-    this.callApi("setCall", [nowMs, seed]).dispose();
+    this.callApi("setCall", [nowMs, ...randomState(seed)]).dispose();
     this.phase = phase;
     this.budget = budget;
     this.meter.reset(budget);

@@ -152,12 +152,12 @@ const dataProperty = (value, key) => {
 };
 
 const api = objCreate(null);
-// Starts a phase: its clock and seed, and no fuel left over from the last one
+// Starts a phase: its clock and random state, and no fuel left over from the last one
 // (the host refunded that when the phase ended).
-api.setCall = (nowMs, seedText) => {
+api.setCall = (nowMs, a, b, c, d) => {
   leased = 0;
   clockMs = nowMs;
-  seedRandom(seedText);
+  setRandomState(a, b, c, d);
 };
 api.serialize = (value, label, maxChars) => toJsonText(value, label, maxChars);
 api.unspentFuel = () => {

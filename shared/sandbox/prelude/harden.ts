@@ -48,24 +48,11 @@ const random = { random() {
   return (t >>> 0) / 4294967296;
 } }.random;
 defineData(Math, "random", random);
-const seedRandom = (text) => {
-  // cyrb128: four 32-bit lanes from the seed text.
-  let h1 = 1779033703, h2 = 3144134277, h3 = 1013904242, h4 = 2773480762;
-  for (let i = 0; i < text.length; i++) {
-    const k = apply(strCharCodeAt, text, [i]);
-    h1 = h2 ^ imul(h1 ^ k, 597399067);
-    h2 = h3 ^ imul(h2 ^ k, 2869860233);
-    h3 = h4 ^ imul(h3 ^ k, 951274213);
-    h4 = h1 ^ imul(h4 ^ k, 2716044179);
-  }
-  h1 = imul(h3 ^ (h1 >>> 18), 597399067);
-  h2 = imul(h4 ^ (h2 >>> 22), 2869860233);
-  h3 = imul(h1 ^ (h3 >>> 17), 951274213);
-  h4 = imul(h2 ^ (h4 >>> 19), 2716044179);
-  rngA = (h1 ^ h2 ^ h3 ^ h4) >>> 0;
-  rngB = (h2 ^ h1) >>> 0;
-  rngC = (h3 ^ h1) >>> 0;
-  rngD = (h4 ^ h1) >>> 0;
-  for (let i = 0; i < 15; i++) random();
+// The host seeds it (seed.ts): a call's state arrives through api.setCall.
+const setRandomState = (a, b, c, d) => {
+  rngA = a;
+  rngB = b;
+  rngC = c;
+  rngD = d;
 };
 `;

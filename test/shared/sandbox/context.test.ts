@@ -106,6 +106,20 @@ describe("stage context", () => {
     for (const n of a1 as number[]) expect(n >= 0 && n < 1).toBe(true);
   });
 
+  it("Math.random's sequence for a request id is fixed (seeded by the host, drawn in the sandbox)", async () => {
+    // Values drawn when the sandbox still seeded itself: moving the seeding changed nothing hooks see.
+    const draw = "[Math.random(), Math.random(), Math.random()]";
+    expect(await probe(draw, testContext({ requestId: "req_a" }))).toEqual([
+      0.23406723188236356, 0.7782816693652421, 0.33657336700707674,
+    ]);
+    expect(await probe(draw, testContext({ requestId: "f47ac10b-58cc-4372-a567-0e02b2c3d479" }))).toEqual([
+      0.32329553086310625, 0.3593008345924318, 0.694188562920317,
+    ]);
+    expect(await probe(draw, testContext({ requestId: "" }))).toEqual([
+      0.8911180282011628, 0.15628127637319267, 0.1256390509661287,
+    ]);
+  });
+
   it("after receives arguments too when given", async () => {
     const code = adapterCode(
       `after({ arguments: args, result }) { return { action: "return", result: { args, result } }; }`,
