@@ -33,16 +33,18 @@ const prototypeTampering = () => {
   if (getOwnDesc(ObjectProto, "toJSON") !== undefined || getOwnDesc(ArrayProto, "toJSON") !== undefined) {
     return "added toJSON to Object.prototype or Array.prototype";
   }
-  // Own keys list array indices (canonical uint32 strings below 2^32 - 1)
-  // first, in ascending order, so only the first key and the one index-like
-  // key that is not an array index need a look: a loop over every key cost
-  // more than the rest of serializing a typical result.
-  const protos = [ArrayProto, ObjectProto];
-  for (let p = 0; p < protos.length; p++) {
-    const keys = ownKeys(protos[p]);
-    if ((keys.length > 0 && isIndexKey(keys[0])) || hasOwn(protos[p], "4294967295")) {
-      return "defined indexed properties on Array.prototype or Object.prototype";
-    }
+  // Array.prototype is an array: an index on it makes its length larger than
+  // that index (its length cannot become an accessor, and cutting it back
+  // deletes the index or fails), so a length of 0 means no index. Own keys
+  // list array indices first, in ascending order, so for Object.prototype
+  // the first key decides. "4294967295" looks like an index without being
+  // one, so it is asked for by name. Listing and testing every key of both
+  // prototypes cost more than the rest of serializing a typical result.
+  const arrayIndexed = getOwnDesc(ArrayProto, "length").value !== 0;
+  const objectKeys = ownKeys(ObjectProto);
+  if (arrayIndexed || (objectKeys.length > 0 && isIndexKey(objectKeys[0])) ||
+      hasOwn(ArrayProto, "4294967295") || hasOwn(ObjectProto, "4294967295")) {
+    return "defined indexed properties on Array.prototype or Object.prototype";
   }
   return "";
 };

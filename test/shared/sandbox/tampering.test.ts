@@ -65,6 +65,20 @@ describe("prototype and global tampering", () => {
         failure("hook_invalid_return", /indexed properties on Array\.prototype or Object\.prototype/),
       );
     }
+    // A length on Array.prototype is how the check sees its indices: a hook that sets one is refused too,
+    // and one that puts it back to 0 (deleting what it added) is not.
+    const lengthSet = await runBefore(beforeCode(`Array.prototype.length = 3;\n${CONTINUE}`));
+    expect(failureOf(lengthSet)).toEqual(failure("hook_invalid_return", /indexed properties/));
+    const restored = await runBefore(
+      beforeCode(`Array.prototype[2] = "evil"; Array.prototype.length = 0;\n${CONTINUE}`),
+    );
+    expect(okValue(restored)).toEqual({ action: "continue", arguments: {} });
+    const pinned = await runBefore(
+      beforeCode(
+        `Object.defineProperty(Array.prototype, 2, { value: "evil", configurable: false }); try { Array.prototype.length = 0; } catch {}\n${CONTINUE}`,
+      ),
+    );
+    expect(failureOf(pinned)).toEqual(failure("hook_invalid_return", /indexed properties/));
     // Keys that only look numeric are not indices: the output is built as usual.
     for (const plant of [
       `Array.prototype["01"] = 1;`,
