@@ -36,8 +36,9 @@ const readDefs = (list) => {
   return out;
 };
 builders.json = () => [objCreate(ObjectProto)];
-api.invoke = (builderName, inputText) => {
-  const returned = pluginBaseInvoke(builderName, inputText);
+// Every argument goes through (the call's first fuel lease among them).
+api.invoke = (...args) => {
+  const returned = apply(pluginBaseInvoke, undefined, args);
   return apply(promiseThen, new PromiseCtor((resolve) => resolve(returned)), [readDefs]);
 };
 `;
@@ -67,8 +68,8 @@ builders.json = (input) => {
   request = input[0];
   return [objCreate(ObjectProto)];
 };
-api.invoke = (builderName, inputText) => {
-  const returned = pluginBaseInvoke(builderName, inputText);
+api.invoke = (...args) => {
+  const returned = apply(pluginBaseInvoke, undefined, args);
   return apply(promiseThen, new PromiseCtor((resolve) => resolve(returned)), [runExecute]);
 };
 `;
