@@ -15,7 +15,8 @@ export interface Activity {
 
 export class RequestActivity implements Activity {
   #inFlight = 0;
-  #waiters: (() => void)[] = [];
+  /** One promise per busy period, however many wait on it (waiters may give up on it). */
+  #quiet: PromiseWithResolvers<void> | undefined;
 
   get busy(): boolean {
     return this.#inFlight > 0;
@@ -23,7 +24,8 @@ export class RequestActivity implements Activity {
 
   quiet(): Promise<void> {
     if (this.#inFlight === 0) return Promise.resolve();
-    return new Promise((resolve) => this.#waiters.push(resolve));
+    this.#quiet ??= Promise.withResolvers<void>();
+    return this.#quiet.promise;
   }
 
   /** Counts `work` as a request in flight until it settles. */
@@ -33,7 +35,10 @@ export class RequestActivity implements Activity {
       return await work();
     } finally {
       this.#inFlight--;
-      if (this.#inFlight === 0) for (const wake of this.#waiters.splice(0)) wake();
+      if (this.#inFlight === 0 && this.#quiet) {
+        this.#quiet.resolve();
+        this.#quiet = undefined;
+      }
     }
   }
 }

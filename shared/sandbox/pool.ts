@@ -85,6 +85,8 @@ interface Entry<P> {
   /** The module's sessions are too large to keep. */
   oversized?: boolean;
   refilling?: Promise<void>;
+  /** Wakes a refill waiting for a quiet moment once a call leaves the code short. */
+  wake?: () => void;
 }
 
 export type Taken<P> =
@@ -185,6 +187,7 @@ export class WarmPool<P> {
     }
     this.warmCount--;
     this.counters.hits++;
+    if (entry.warm.length < this.options.urgent) entry.wake?.();
     return { kind: "warm", prepared };
   }
 
@@ -234,7 +237,10 @@ export class WarmPool<P> {
       }
       const activity = this.options.activity;
       if (activity?.busy && entry.warm.length >= this.options.urgent) {
-        await activity.quiet();
+        const short = Promise.withResolvers<void>();
+        entry.wake = short.resolve;
+        await Promise.race([activity.quiet(), short.promise]);
+        entry.wake = undefined;
         continue;
       }
       this.flushSpent();

@@ -326,34 +326,62 @@ describe("bounds", () => {
   });
 });
 
+/** A pool (own engine: other tests' sessions would count against the memory reserve) and one request in flight. */
+function busyPool() {
+  const requests = new RequestActivity();
+  const sandbox = pooledSandbox(
+    { perCode: 4, urgent: 2, activity: requests },
+    createEngineProvider(() => wasmModule),
+  );
+  const { promise: handled, resolve: finishRequest } = Promise.withResolvers<void>();
+  const inFlight = requests.track(() => handled);
+  const warmCount = () => sandbox.poolStats()?.warm ?? 0;
+  /** Waits for `n` warm sessions, then a few more turns so the refill reaches its next wait. */
+  const settle = async (n: number) => {
+    for (let i = 0; i < 20 && warmCount() < n; i++) await scheduler.wait(1);
+    for (let i = 0; i < 5; i++) await scheduler.wait(1);
+  };
+  const endRequest = async () => {
+    finishRequest();
+    await inFlight;
+  };
+  return { requests, sandbox, warmCount, settle, endRequest };
+}
+
 describe("refills and requests in flight", () => {
   it("while a request is in flight a refill builds only up to one call's need, and the rest once it ends", async () => {
-    const requests = new RequestActivity();
-    // Its own engine: other tests' pooled sessions would count against the memory reserve.
-    const sandbox = pooledSandbox(
-      { perCode: 4, urgent: 2, activity: requests },
-      createEngineProvider(() => wasmModule),
-    );
-    const { promise: handled, resolve: finishRequest } = Promise.withResolvers<void>();
-    const inFlight = requests.track(() => handled);
+    const { requests, sandbox, warmCount, settle, endRequest } = busyPool();
     expect(requests.busy).toBe(true);
     let refilled = false;
     const refill = sandbox.warmAdapter(SEED_ADAPTER).then(() => (refilled = true));
-    // Enough turns of the event loop for every build the refill would make.
-    for (let i = 0; i < 20 && (sandbox.poolStats()?.warm ?? 0) < 2; i++) await scheduler.wait(1);
-    for (let i = 0; i < 5; i++) await scheduler.wait(1);
-    expect(sandbox.poolStats()?.warm).toBe(2);
+    await settle(2);
+    expect(warmCount()).toBe(2);
     expect(refilled).toBe(false);
     // The in-flight request is served by those sessions.
     expect(okValue(await call(sandbox, SEED_ADAPTER, "before", { arguments: { query: "x" } }))).toEqual({
       action: "continue",
       arguments: { q: "release: x" },
     });
-    finishRequest();
-    await inFlight;
+    await endRequest();
     await refill;
     expect(requests.busy).toBe(false);
-    expect(sandbox.poolStats()?.warm).toBe(4);
+    expect(warmCount()).toBe(4);
+  });
+
+  it("a refill waiting for a quiet moment builds at once when calls leave the code short", async () => {
+    const { requests, sandbox, warmCount, settle, endRequest } = busyPool();
+    const refill = sandbox.warmAdapter(SEED_ADAPTER);
+    await settle(2);
+    expect(warmCount()).toBe(2);
+    // Two calls take both sessions while the request is still in flight: the waiting refill wakes.
+    for (let i = 0; i < 2; i++) await call(sandbox, SEED_ADAPTER, "before", { arguments: { query: "x" } });
+    expect(warmCount()).toBe(0);
+    await settle(2);
+    expect(warmCount()).toBe(2);
+    expect(requests.busy).toBe(true);
+    await endRequest();
+    await refill;
+    expect(warmCount()).toBe(4);
   });
 
   it("without requests in flight a refill fills the code at once", async () => {
