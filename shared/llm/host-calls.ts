@@ -85,25 +85,10 @@ export const JSON_RETURN_EXTENSION: PreludeExtension = {
 };
 
 const NAMESPACE_JS = String.raw`
-const hostLog = host.log;
-const LOG_DATA_CHARS = host.logDataChars;
-const LOG_MESSAGE_CHARS = host.logMessageChars;
-const makeLogger = (level) => ({ [level](message, data) {
-  if (typeof message !== "string") throw new TypeErr("${NAMESPACE}.log." + level + ": message must be a string");
-  let dataText = "";
-  if (data !== undefined) {
-    dataText = toJsonText(data, "log data", LOG_DATA_CHARS);
-    if (apply(strSlice, dataText, [0, 1]) === "E") throw new TypeErr("${NAMESPACE}.log." + level + ": " + apply(strSlice, dataText, [1]));
-  }
-  charge(message.length * PER_CHAR);
-  const sent = message.length > LOG_MESSAGE_CHARS ? apply(strSlice, message, [0, LOG_MESSAGE_CHARS + 1]) : message;
-  const status = hostLog(level, sent, dataText);
-  if (status !== "") throw new RangeErr(status);
-} })[level];
 const ns = objCreate(null);
 ns.lambda = (request) => callHost("lambda", request);
 ns.model = (request) => callHost("model", request);
-ns.log = objFreeze({ debug: makeLogger("debug"), info: makeLogger("info"), warn: makeLogger("warn"), error: makeLogger("error") });
+ns.log = makeLoggers("${NAMESPACE}.log.");
 objFreeze(ns);
 defineProp(G, "${NAMESPACE}", descriptor(ns, false, false, false));
 `;

@@ -22,6 +22,23 @@ import type {
 } from "./types";
 
 const EXTENSIONS = [adapterExtension];
+/** A stage input of the usual shape, for rehearsals (Session.rehearse). */
+const REHEARSAL: { builder: string; sample: Json } = {
+  builder: "adapterStage",
+  sample: {
+    context: {
+      calledAt: "1970-01-01T00:00:00.000Z",
+      requestId: "rehearsal",
+      workspaceUid: "ws",
+      connectionId: "svc",
+      toolUid: "tool",
+      toolName: "tool",
+      config: { key: "value" },
+    },
+    arguments: { text: "text", number: 1, flag: true, list: [{ key: "value" }] },
+    result: { content: [{ type: "text", text: "text" }] },
+  },
+};
 /** Largest publicContract read at inspection, in bytes of JSON. */
 export const PUBLIC_CONTRACT_BYTES = LIMITS.outputBytes;
 
@@ -45,9 +62,13 @@ export interface AdapterSandboxOptions {
 }
 
 export function createAdapterSandbox(provider: EngineProvider, options: AdapterSandboxOptions = {}) {
-  /** Module phase of a stage run: the top level plus the adapter's shape (no contract). */
+  /**
+   * Module phase of a stage run: the top level plus the adapter's shape (no
+   * contract), then a rehearsal of the stage path (uncharged). Fresh sessions
+   * rehearse too, so a stage uses the same fuel in either.
+   */
   const prepareStageModule = (engine: Engine, code: string) =>
-    prepareModule(provider, engine, { code, extensions: EXTENSIONS }, (session) =>
+    prepareModule(provider, engine, { code, extensions: EXTENSIONS, rehearsal: REHEARSAL }, (session) =>
       readAdapter(session, false),
     );
   const pool =

@@ -8,7 +8,8 @@ import { fail } from "./failure";
 import type { SandboxError } from "./types";
 
 export interface ErrorDescription {
-  kind: "error" | "value" | "null";
+  /** "export": the prelude could not find the export to call (message says why). */
+  kind: "error" | "value" | "null" | "export";
   name: string;
   message: string;
   /** Set by the prelude only for the engine's own errors (see describeError in prelude/bridge.ts). */
@@ -75,6 +76,7 @@ export function classify(described: ErrorDescription | null, state: ClassifyStat
       ? outOfMemory
       : { code: "hook_threw", message: state.fallback ?? "the hook threw a value that could not be read" };
   }
+  if (described.kind === "export") return { code: "hook_invalid_module", message: described.message };
   if (described.engine === "stack") {
     return {
       code: "hook_stack_overflow",

@@ -9,6 +9,7 @@
 // module phase ran ahead of time in the warm pool (pool.ts). Either way the
 // call sees exactly the same state, so pre-warming changes latency only.
 // Engine traps retire the wasm instance.
+import type { Json } from "../json";
 import { LIMITS } from "../limits";
 import type { EngineProvider, Engine } from "./engine";
 import { nearMemoryCap } from "./engine";
@@ -29,6 +30,8 @@ export interface ModuleOptions {
   fuel?: number;
   /** The top level's own budget (default LIMITS.fuelPerInvocation); never charged to a call. */
   moduleFuel?: number;
+  /** The call's builder to rehearse once the module phase is done (see Session.rehearse), and its sample input. */
+  rehearsal?: { builder: string; sample: Json };
 }
 
 export interface CallOptions {
@@ -111,6 +114,7 @@ export function prepareModule<P>(
     const value = prepare(session);
     session.checkSticky();
     const moduleFuel = session.finish();
+    if (options.rehearsal) session.rehearse(options.rehearsal.builder, options.rehearsal.sample);
     return { ok: true, prepared: { engine, session, value, moduleFuel } };
   } catch (error) {
     let fuelUsed = 0;

@@ -1,42 +1,36 @@
-// Host side of `context.log.*`: collects entries and enforces the log limits.
-// A violation is sticky: the hook sees a thrown error, and even if it catches
-// it the invocation fails with hook_log_limit.
-import { utf8Bytes, type Json } from "../json";
-import { LIMITS } from "../limits";
+// Host side of `context.log.*`. The prelude checks each entry against the log
+// limits and keeps accepted ones until the phase ends (prelude/bridge.ts); the
+// host takes them then, and hears of a refusal at once. A violation is
+// sticky: the hook sees a thrown error, and even if it catches it the
+// invocation fails with hook_log_limit.
+import type { Json } from "../json";
 import type { LogEntry, LogLevel } from "./types";
 
 const LEVELS: readonly string[] = ["debug", "info", "warn", "error"];
+
+const isEntry = (value: unknown): value is [LogLevel, string] | [LogLevel, string, Json] =>
+  Array.isArray(value) &&
+  (value.length === 2 || value.length === 3) &&
+  LEVELS.includes(String(value[0])) &&
+  typeof value[1] === "string";
 
 export class LogCollector {
   readonly entries: LogEntry[] = [];
   violation: string | null = null;
 
-  /** Returns "" when accepted, otherwise the reason (also remembered). */
-  add(level: string, message: string, dataText: string): string {
-    if (this.violation !== null) return this.violation;
-    if (!LEVELS.includes(level)) return "unknown log level";
-    if (this.entries.length >= LIMITS.logEntries) {
-      return this.refuse(`more than ${LIMITS.logEntries} log entries`);
-    }
-    if (message.length > LIMITS.logMessageChars) {
-      return this.refuse(`log message longer than ${LIMITS.logMessageChars} characters`);
-    }
-    const entry: LogEntry = { level: level as LogLevel, message };
-    if (dataText !== "") {
-      // "L" means the prelude stopped serialising past the limit already.
-      const json = dataText.startsWith("J") ? dataText.slice(1) : null;
-      const bytes = json === null ? Infinity : utf8Bytes(json);
-      if (json === null || bytes > LIMITS.logDataBytes) {
-        return this.refuse(`log data larger than ${LIMITS.logDataBytes} bytes of JSON`);
-      }
-      entry.data = JSON.parse(json) as Json;
-    }
-    this.entries.push(entry);
-    return "";
+  /** Remembers the first refusal the prelude reported. */
+  refuse(reason: string): void {
+    this.violation ??= reason;
   }
 
-  private refuse(reason: string): string {
-    this.violation = reason;
-    return reason;
+  /** Takes the entries of a phase: the prelude's comma-separated `[level, message, data?]` arrays. */
+  accept(text: string): void {
+    const parsed = JSON.parse(`[${text}]`) as unknown[];
+    for (const item of parsed) {
+      if (!isEntry(item)) throw new Error("sandbox: malformed log entry from the prelude");
+      const entry: LogEntry = { level: item[0], message: item[1] };
+      if (item.length === 3) entry.data = item[2];
+      this.entries.push(entry);
+    }
   }
 }

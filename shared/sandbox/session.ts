@@ -56,6 +56,8 @@ export class Session {
   private closed = false;
   private hostCalls: Readonly<Record<string, HostCall>> | undefined;
   private phase: Phase = "call";
+  /** The clock and random state of a phase that has begun but not reached the sandbox yet. */
+  private pendingPhase: [number, number, number, number, number] | null = null;
 
   /** The current phase's own budget (the meter's may grow by platform allowances). */
   budget: number;
@@ -116,9 +118,11 @@ export class Session {
       handle.dispose();
     };
     define("lease", (amount) => ctx.newNumber(this.meter.lease(ctx.getNumber(amount))));
-    define("log", (level, message, data) =>
-      ctx.newString(this.logs.add(ctx.getString(level), ctx.getString(message), ctx.getString(data))),
-    );
+    define("logRefused", (reason) => {
+      this.logs.refuse(ctx.getString(reason));
+      return ctx.undefined;
+    });
+    define("utf8Bytes", (text) => ctx.newNumber(utf8Bytes(ctx.getString(text))));
     define("base64Encode", (value) => ctx.newString(base64EncodeUtf8(ctx.getString(value))));
     define("base64Decode", (value) => {
       const decoded = base64DecodeUtf8(ctx.getString(value));
@@ -126,7 +130,8 @@ export class Session {
     });
     define("call", (name, input) => this.startHostCall(ctx.getString(name), ctx.getString(input)));
     for (const [name, value] of [
-      ["logDataChars", LIMITS.logDataBytes],
+      ["logEntries", LIMITS.logEntries],
+      ["logDataBytes", LIMITS.logDataBytes],
       ["logMessageChars", LIMITS.logMessageChars],
     ] as const) {
       const handle = ctx.newNumber(value);
@@ -137,8 +142,7 @@ export class Session {
     if (api.error) throw this.failureFrom(api.error, "the sandbox prelude failed");
     this.api = this.keep(api.value);
     // The helpers every call uses, looked up while the session is being prepared.
-    for (const name of ["setCall", "resolveExport", "invoke", "serialize", "unspentFuel"])
-      this.apiFunction(this.api, name);
+    for (const name of ["invoke", "serialize", "endPhase"]) this.apiFunction(this.api, name);
   }
 
   /** Lends capabilities for the coming call (a pre-warmed session gets them only at call time). */
@@ -197,6 +201,7 @@ export class Session {
     const ctx = this.context;
     const api = this.api;
     if (!api) throw new Error("sandbox session has no prelude");
+    if (name !== "invoke") this.startPhase();
     const owned: QuickJSHandle[] = [];
     try {
       const fn = this.apiFunction(api, name);
@@ -238,15 +243,33 @@ export class Session {
    * same way.
    */
   begin(nowMs: number, seed: string, budget: number = this.callBudget, phase: Phase = "call"): void {
-    this.callApi("setCall", [nowMs, ...randomState(seed)]).dispose();
+    // Sent with the phase's first crossing (`invoke` takes it as arguments), not a crossing of its own.
+    this.pendingPhase = [nowMs, ...randomState(seed)];
     this.phase = phase;
     this.budget = budget;
     this.meter.reset(budget);
     this.meter.begin();
   }
 
+  /** Sets the begun phase's clock and random state in the sandbox, unless done. */
+  private startPhase(): void {
+    const pending = this.pendingPhase;
+    if (pending === null) return;
+    this.pendingPhase = null;
+    this.callApi("setCall", pending).dispose();
+  }
+
+  /**
+   * Rehearses the call path on sample input between phases, so uncharged
+   * (see api.rehearse): the call then meets no first-use costs.
+   */
+  rehearse(builder: string, sample: Json): void {
+    this.callApi("rehearse", [builder, JSON.stringify(sample)]).dispose();
+  }
+
   /** Runs the compiled module's top level. */
   evaluate(code: string): void {
+    this.startPhase();
     const result = this.context.evalCode(code, "hook.js", { type: "global" });
     if (result.error) throw this.failureFrom(result.error);
     result.value.dispose();
@@ -283,10 +306,16 @@ export class Session {
 
   /** Resolves the export, calls it and settles what it returned; the caller owns the handle. */
   private async call(path: readonly string[], builder: string, input: Json): Promise<QuickJSHandle> {
-    const problem = this.callApiText("resolveExport", [JSON.stringify(path)]);
-    if (problem !== "") throw fail("hook_invalid_module", problem);
     const firstLease = Math.max(0, this.meter.lease(0));
-    const returned = this.callApi("invoke", [builder, JSON.stringify(input), firstLease]);
+    const phase = this.pendingPhase ?? [];
+    this.pendingPhase = null;
+    const returned = this.callApi("invoke", [
+      JSON.stringify(path),
+      builder,
+      JSON.stringify(input),
+      firstLease,
+      ...phase,
+    ]);
     return this.settle(returned);
   }
 
@@ -385,12 +414,24 @@ export class Session {
 
   /** Stops charging and returns the fuel the hook used in the current phase. */
   finish(): number {
-    if (!this.closed && this.api) {
+    if (this.pendingPhase !== null) {
+      // No sandbox code ran in this phase, so nothing was leased in it either.
+      this.pendingPhase = null;
+      this.meter.finish();
+    } else if (!this.closed && this.api) {
       this.meter.finish();
       try {
-        const rest = this.callApi("unspentFuel", []);
-        this.meter.refund(this.context.getNumber(rest));
-        rest.dispose();
+        // Log entries first (text), then the unspent lease (a number): at most two crossings.
+        for (;;) {
+          const ended = this.callApi("endPhase", []);
+          // The lease is always a finite number and the log text starts with "[", which reads as NaN.
+          const rest = this.context.getNumber(ended);
+          const isLogs = Number.isNaN(rest);
+          if (isLogs) this.logs.accept(this.context.getString(ended));
+          else this.meter.refund(rest);
+          ended.dispose();
+          if (!isLogs) break;
+        }
       } catch (error) {
         if (!(error instanceof SandboxFailure)) throw error;
       }

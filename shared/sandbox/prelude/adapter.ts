@@ -75,24 +75,8 @@ api.inspectAdapter = (contractChars) => {
     ",\"hasContract\":" + (adapter.publicContract !== undefined) + ",\"stages\":[" + stages + "]}";
 };
 
-const hostLog = host.log;
 const hostBase64Encode = host.base64Encode;
 const hostBase64Decode = host.base64Decode;
-const LOG_DATA_CHARS = host.logDataChars;
-const LOG_MESSAGE_CHARS = host.logMessageChars;
-const makeLogger = (level) => ({ [level](message, data) {
-  if (typeof message !== "string") throw new TypeErr("log." + level + ": message must be a string");
-  let dataText = "";
-  if (data !== undefined) {
-    dataText = toJsonText(data, "log data", LOG_DATA_CHARS);
-    if (apply(strSlice, dataText, [0, 1]) === "E") throw new TypeErr("log." + level + ": " + apply(strSlice, dataText, [1]));
-  }
-  charge(message.length * PER_CHAR);
-  // Over-long messages are cut to one past the limit: enough for the host to refuse them.
-  const sent = message.length > LOG_MESSAGE_CHARS ? apply(strSlice, message, [0, LOG_MESSAGE_CHARS + 1]) : message;
-  const status = hostLog(level, sent, dataText);
-  if (status !== "") throw new RangeErr(status);
-} })[level];
 const encoding = objFreeze({
   base64Encode(value) {
     if (typeof value !== "string") throw new TypeErr("base64Encode expects a string");
@@ -107,7 +91,7 @@ const encoding = objFreeze({
     return apply(strSlice, result, [1]);
   },
 });
-const log = objFreeze({ debug: makeLogger("debug"), info: makeLogger("info"), warn: makeLogger("warn"), error: makeLogger("error") });
+const log = makeLoggers("log.");
 
 // input: {stage, arguments?, result?, context}; the stage gets one object.
 // Object literals define their properties (setters planted on Object.prototype

@@ -27,6 +27,22 @@ describe("log limits", () => {
     expect(over.logs).toHaveLength(LIMITS.logEntries);
   });
 
+  it("entries written before the hook failed are reported in order, exactly as written", async () => {
+    const written = [
+      { level: "debug", message: 'a "quoted"\nline' },
+      { level: "warn", message: "null data", data: null },
+      { level: "error", message: "nested", data: { x: [1, { y: "é😀" }], z: false } },
+    ];
+    const logging = `context.log.debug('a "quoted"\\nline'); context.log.warn("null data", null);
+      context.log.error("nested", { x: [1, { y: "é😀" }], z: false });`;
+    const threw = await runBefore(beforeCode(`${logging} throw new Error("boom");`));
+    expect(failureOf(threw)).toEqual(failure("hook_threw", /boom/));
+    expect(threw.logs).toEqual(written);
+    const spun = await runBefore(beforeCode(`${logging} for (;;) {}`));
+    expect(failureOf(spun)).toEqual(failure("hook_timeout"));
+    expect(spun.logs).toEqual(written);
+  });
+
   it("catching the log-limit error does not hide the violation", async () => {
     const report = await runBefore(
       beforeCode(`try { for (;;) context.log.warn("flood"); } catch {} ${CONTINUE}`),

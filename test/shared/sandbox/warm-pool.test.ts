@@ -194,6 +194,22 @@ describe("isolation of pre-warmed sessions", () => {
     expect(cold).toEqual(first);
   });
 
+  it("the rehearsal that prepares a session runs none of the traps its top level planted", async () => {
+    const watcher = moduleCode(`
+      ${HOSTILE_TOP_LEVEL}
+      // Its own statements trip some traps while planting them; anything after this is someone else's.
+      const plantedAt = globalThis.__seen.length;
+      return { default: defineToolAdapter({ apiVersion: "rayrun.hooks/v1",
+        before() { return { action: "continue", arguments: { seen: globalThis.__seen.slice(plantedAt) } }; } }) };
+    `);
+    await sandbox.warmAdapter(watcher);
+    for (const sandboxUsed of [sandbox, fresh]) {
+      const value = okValue(await call(sandboxUsed, watcher, "before", { arguments: {} }));
+      expect(args(value).seen).toEqual([]);
+    }
+    expect(sandbox.poolStats()?.hits).toBeGreaterThan(0);
+  });
+
   it("a hostile code's pooled sessions do not affect other codes' calls", async () => {
     await sandbox.warmAdapter(hostile);
     await sandbox.warmAdapter(SEED_ADAPTER);
