@@ -38,7 +38,12 @@ export async function handlePluginToolCall(
   const { def, plugin } = offered;
   const target = fileTarget(plugin.path);
   const records: RunRecord[] = [];
-  const record = (outcome: RunRecord["outcome"], code: string | null, message: string, durationMs = 0) =>
+  const record = (
+    outcome: RunRecord["outcome"],
+    code: string | null,
+    message: string,
+    run: { durationMs: number; fuelUsed: number } = { durationMs: 0, fuelUsed: 0 },
+  ) =>
     records.push({
       workspaceUid: req.workspaceUid,
       kind: "plugin",
@@ -51,8 +56,8 @@ export async function handlePluginToolCall(
       code,
       revisionId: plugin.revisionId,
       requestId: req.requestId,
-      durationMs,
-      fuelUsed: 0,
+      durationMs: run.durationMs,
+      fuelUsed: run.fuelUsed,
       shadowDiffered: null,
       plugin: plugin.name,
       at: new Date().toISOString(),
@@ -123,7 +128,7 @@ export async function handlePluginToolCall(
       calledAt: new Date().toISOString(),
     });
     if (!ran.ok) {
-      record("error", "plugin_tool_failed", `${ran.code}: ${ran.message}`, ran.durationMs);
+      record("error", "plugin_tool_failed", `${ran.code}: ${ran.message}`, ran);
       return result(
         refusal({
           code: "plugin_tool_failed",
@@ -132,7 +137,7 @@ export async function handlePluginToolCall(
         }),
       );
     }
-    record("return", null, `plugin tool ${def.id} ran`);
+    record("return", null, `plugin tool ${def.id} ran`, ran);
     const after = await pluginsAfter(scope, plugins, callArgs, ran.result);
     records.push(...after.records);
     return result(after.result);

@@ -6,7 +6,8 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isJsonObject, type JsonObject } from "../json";
 import { getRevision, revisionTools, type PluginToolDef } from "../deploy/revisions";
 import { fileTarget } from "../lifecycle/target";
-import { NAMESPACE_EXTENSION } from "../llm/host-calls";
+import { LIMITS } from "../limits";
+import { FUEL_PER_MS, NAMESPACE_EXTENSION } from "../llm/host-calls";
 import { runAsyncModuleExport } from "../sandbox";
 import { withHook, type DeployedPlugin } from "./discovery";
 import { refusedToolId } from "./protected";
@@ -19,9 +20,12 @@ export async function runPluginTool(
   args: JsonObject,
   context: { requestId: string; workspaceUid: string; calledAt: string },
 ): Promise<
-  | { ok: true; result: CallToolResult }
+  | { ok: true; result: CallToolResult; durationMs: number; fuelUsed: number }
   | { ok: false; message: string; durationMs: number; fuelUsed: number; code: string }
 > {
+  // The plugin bound as fuel (DESIGN §7 "Files and plugins"), for its top level and for
+  // execute alike; execute gets no host calls, so nothing of it waits on a clock.
+  const fuel = LIMITS.pluginHookTimeoutMs * FUEL_PER_MS;
   const report = await runAsyncModuleExport({
     code: plugin.code,
     exportPath: ["default", "tool"],
@@ -29,6 +33,8 @@ export async function runPluginTool(
     nowMs: Date.now(),
     seed: context.requestId,
     extensions: [NAMESPACE_EXTENSION, pluginToolExecuteExtension],
+    fuel,
+    moduleFuel: fuel,
   });
   const meta = { durationMs: report.durationMs, fuelUsed: report.fuelUsed };
   if (!report.outcome.ok)
@@ -44,7 +50,7 @@ export async function runPluginTool(
   }
   const result: CallToolResult = { content: [{ type: "text", text: value.output }] };
   if (isJsonObject(value.metadata)) result.structuredContent = value.metadata;
-  return { ok: true, result };
+  return { ok: true, result, ...meta };
 }
 
 // Plugin tools as the MCP path offers them (tools/list and the tools/call lookup).

@@ -3,6 +3,8 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { LIMITS } from "../../../shared/limits";
+import { FUEL_PER_MS } from "../../../shared/llm/host-calls";
 import { deployPlugin } from "../../shared/plugins/pipeline-harness";
 import { callTool, connect, refusalOf, setup, type Gw } from "./harness";
 
@@ -42,10 +44,10 @@ async function toolRuns(g: Gw) {
   await waitOnExecutionContext(g.ctx);
   g.ctx = createExecutionContext();
   const { results } = await env.DB.prepare(
-    "select plugin, stage, outcome, code from hook_runs where workspace_uid = ? and kind = 'plugin' and stage = 'tool' order by id",
+    "select plugin, stage, outcome, code, fuel_used from hook_runs where workspace_uid = ? and kind = 'plugin' and stage = 'tool' order by id",
   )
     .bind(g.ws)
-    .all<{ plugin: string; stage: string; outcome: string; code: string | null }>();
+    .all<{ plugin: string; stage: string; outcome: string; code: string | null; fuel_used: number }>();
   return results;
 }
 
@@ -130,6 +132,30 @@ describe("plugin tools", () => {
     expect(runs.filter((r) => r.plugin === "regex").map((r) => [r.outcome, r.code])).toEqual([
       ["refused", "regex_not_allowed"],
     ]);
+  });
+
+  it(`execute runs on the ${LIMITS.pluginHookTimeoutMs} ms plugin bound as fuel, and each run records the fuel it used`, async () => {
+    const g = await setup();
+    await plugin(g, "greeter", GREET("greet", "Hello, "));
+    await plugin(
+      g,
+      "spinner",
+      `export default { tool: () => [{ id: "spin", description: "x", parameters: { type: "object" }, execute: () => { for (;;) {} } }] };`,
+    );
+    const client = await connect(g);
+    expect((await callTool(client, "greet", { name: "Ada" })).isError).toBeFalsy();
+    const spun = refusalOf(await callTool(client, "spin", {}));
+    expect(spun).toMatchObject({ code: "plugin_tool_failed", reason: "hook_timeout" });
+    const bound = LIMITS.pluginHookTimeoutMs * FUEL_PER_MS;
+    expect(spun.message).toContain(`(${bound} units)`);
+    const runs = await toolRuns(g);
+    expect(runs.map((r) => [r.plugin, r.outcome, r.code])).toEqual([
+      ["greeter", "return", null],
+      ["spinner", "error", "plugin_tool_failed"],
+    ]);
+    expect(runs[0]?.fuel_used).toBeGreaterThan(0);
+    expect(runs[0]?.fuel_used).toBeLessThan(bound);
+    expect(runs[1]?.fuel_used).toBeGreaterThanOrEqual(bound);
   });
 
   it("a throwing execute is a tool error; access profiles apply by id", async () => {
