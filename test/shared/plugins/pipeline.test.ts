@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { LIMITS } from "../../../shared/limits";
 import { HOOK_THREW, exceeded } from "../../../shared/plugins/run";
-import type { PreludeExtension } from "../../../shared/sandbox";
+import { FUEL_PER_MS } from "../../../shared/llm/host-calls";
+import { FUEL, type PreludeExtension } from "../../../shared/sandbox";
 import {
   BEFORE_PROBE,
   deployPlugin,
@@ -246,6 +247,43 @@ describe("when a hook misbehaves", () => {
     expect(records[0]?.details?.error).toContain(exceeded(5000));
     expect(records[0]?.details?.error).toContain("exceeded 5000ms; dropping its contribution");
     expect(records[0]?.fuelUsed).toBeGreaterThanOrEqual(LIMITS.pluginHookTimeoutMs * 200);
+  });
+
+  it(`a plugin just under its ${LIMITS.pluginHookTimeoutMs} ms of fuel passes; just over is abandoned`, async () => {
+    const w = await pluginWorkspace();
+    await deployPlugin(
+      w,
+      "loops",
+      `export default {
+        "tool.execute.before": (input: any) => {
+          let x = 0;
+          for (let i = 0; i < (input.args.n ?? 0); i++) x++;
+          return { ...input, args: { ...input.args, x } };
+        },
+      };`,
+      before,
+    );
+    const run = (n: number) => runHook(w, "tool.execute.before", payload({ n }));
+    const small = (await run(10_000)).records[0]?.fuelUsed ?? 0;
+    const perIteration = (((await run(20_000)).records[0]?.fuelUsed ?? 0) - small) / 10_000;
+    const fixed = small - 10_000 * perIteration;
+    const budget = LIMITS.pluginHookTimeoutMs * FUEL_PER_MS;
+    // The edge is fuzzy by the poll interval and the lease chunks outstanding:
+    // the call's first one, and one more for serialising what the plugin returns.
+    const slack = 2 * FUEL.leaseChunk + FUEL.pollInterval;
+    const under = Math.floor((budget - fixed - slack) / perIteration);
+    const passed = await run(under);
+    expect(passed.records[0]).toMatchObject({ plugin: "loops", outcome: "continue" });
+    expect(passed.value.args).toEqual({ n: under, x: under });
+    expect(passed.records[0]?.fuelUsed).toBeLessThan(budget);
+    expect(passed.records[0]?.fuelUsed).toBeGreaterThan(budget - 2 * slack);
+    const over = Math.ceil((budget - fixed + slack) / perIteration);
+    const failed = await run(over);
+    expect(failed.records[0]).toMatchObject({ plugin: "loops", outcome: "abandoned", code: "hook_timeout" });
+    expect(failed.records[0]?.details?.error).toContain(
+      `the hook used its whole fuel budget (${budget} units)`,
+    );
+    expect(failed.value).toEqual(payload({ n: over }));
   });
 
   it("a plugin awaiting a promise nothing can settle is abandoned at once (it would never finish)", async () => {
