@@ -1,8 +1,11 @@
 // `tools/call` of a tool a plugin defines rather than an indexed upstream tool
 // (seed 003 `tool`; DESIGN §7 "Files and plugins"). tool-call.ts tries it when
 // the name is no indexed tool; it has its own short path (no adapter
-// revision, no approvals), and refuses like the upstream path does.
+// revision), and refuses like the upstream path does. A risk approval binds the
+// plugin's active revision and the exact call plugins' tool.execute.before left,
+// like an adapter tool's binds its adapter revision (approved-call.ts).
 import { DEFAULT_TOOL_RISK, decideAccess } from "../access";
+import { callHash, checkApprovalUse, consumeApproval, createApproval, getApproval } from "../approvals";
 import { getValidator } from "../hooks/validator";
 import { isJsonObject, type JsonObject } from "../json";
 import { fileTarget } from "../lifecycle/target";
@@ -10,7 +13,14 @@ import type { RunRecord } from "../logs";
 import { callPlugins } from "../plugins/call-plugins";
 import { pluginsAfter, pluginsBefore } from "../plugins/execute-hooks";
 import { offeredPluginTools, runPluginTool } from "../plugins/tool-execute";
-import { result, type GatewayEnv, type ToolCallAnswer, type ToolCallRequest } from "./call-state";
+import {
+  result,
+  STALE_CATALOG,
+  type Answer,
+  type GatewayEnv,
+  type ToolCallAnswer,
+  type ToolCallRequest,
+} from "./call-state";
 import type { WorkspaceCatalog } from "./catalog-cache";
 import { deferRecords } from "./records";
 import { refusal, type RefusalMeta } from "./results";
@@ -29,7 +39,7 @@ export async function handlePluginToolCall(
   ctx: Pick<ExecutionContext, "waitUntil">,
   req: ToolCallRequest,
   catalog: WorkspaceCatalog,
-): Promise<ToolCallAnswer | null> {
+): Promise<Answer | null> {
   const plugins = await callPlugins(env, req.workspaceUid, catalog.version);
   if (!plugins.some((p) => p.hooks.includes("tool"))) return null;
   const indexed = new Set(catalog.tools.map(({ tool }) => tool.publicName ?? tool.upstreamName));
@@ -67,6 +77,11 @@ export async function handlePluginToolCall(
     record(outcome, meta.code, meta.message);
     return result(refusal(meta));
   };
+  let rerun = false;
+  const stale = (): Answer => {
+    rerun = true;
+    return STALE_CATALOG;
+  };
   try {
     const access = decideAccess(
       { uid: def.id, publicName: def.id, risk: DEFAULT_TOOL_RISK },
@@ -75,13 +90,84 @@ export async function handlePluginToolCall(
       req.caller.profile,
     );
     if (!access.ok) return refuseWith({ code: access.code, reason: access.reason, message: access.message });
-    if (access.approval !== null) {
-      return refuseWith({
-        code: "access_blocked",
-        reason: "approval_unsupported",
-        message: `Plugin tool ${def.id} needs approval under access profile ${access.approval.profile}; plugin tools cannot be approved.`,
+    const scope = {
+      env,
+      workspaceUid: req.workspaceUid,
+      requestId: req.requestId,
+      toolName: def.id,
+    };
+    const toolUid = pluginToolUid(def.id);
+    // The key is not revoked and the plugin's revision is still the active one; "stale" when
+    // this isolate's copy of the catalog (and so of the plugin list) is behind.
+    const recheck = async (): Promise<RefusalMeta | "stale" | null> => {
+      const checked = await env.WORKSPACE.getByName(req.workspaceUid).recheckDispatch(
+        target,
+        plugin.revisionId,
+        req.caller.keyId,
+      );
+      if (!catalog.fresh && checked.catalog !== catalog.version) return "stale";
+      if (checked.ok) return null;
+      return checked.code === "key_revoked"
+        ? { code: "key_revoked", message: "The API key has been revoked." }
+        : { code: "revision_changed", message: "The plugin changed during the call; retry it." };
+    };
+    const execute = async (callArgs: JsonObject): Promise<ToolCallAnswer> => {
+      const ran = await runPluginTool(plugin, def.id, callArgs, {
+        requestId: req.requestId,
+        workspaceUid: req.workspaceUid,
+        calledAt: new Date().toISOString(),
       });
+      if (!ran.ok) {
+        record("error", "plugin_tool_failed", `${ran.code}: ${ran.message}`, ran);
+        return result(
+          refusal({
+            code: "plugin_tool_failed",
+            reason: ran.code,
+            message: `Plugin tool ${def.id} failed: ${ran.message}`,
+          }),
+        );
+      }
+      record("return", null, `plugin tool ${def.id} ran`, ran);
+      const after = await pluginsAfter(scope, plugins, callArgs, ran.result);
+      records.push(...after.records);
+      return result(after.result);
+    };
+
+    if (req.approvalId !== null) {
+      // An approved repeat: the stored call, once, under the plugin revision the approval bound.
+      const row = await getApproval(env.DB, req.workspaceUid, req.approvalId);
+      const check = checkApprovalUse(row, {
+        toolUid,
+        keyId: req.caller.keyId,
+        publicHash: await callHash(toolUid, req.arguments),
+        now: Date.now(),
+      });
+      if (!check.ok) return refuseWith({ code: check.code, message: check.message });
+      const stored: unknown = JSON.parse(check.row.arguments);
+      if (!isJsonObject(stored) || (await callHash(toolUid, stored)) !== check.row.callHash) {
+        return refuseWith({
+          code: "approval_mismatch",
+          message: "The stored call does not match its approval.",
+        });
+      }
+      if (check.row.revisionId !== plugin.revisionId) {
+        return refuseWith({
+          code: "revision_changed",
+          reason: "approval_bound_revision",
+          message:
+            "The approval was given under a plugin revision that is no longer active; request a new approval.",
+        });
+      }
+      // Rechecked before the approval is spent, so a stale plugin list never uses it up.
+      const moved = await recheck();
+      if (moved === "stale") return stale();
+      if (moved !== null) return refuseWith(moved);
+      if (!(await consumeApproval(env.DB, req.workspaceUid, check.row.id, Date.now()))) {
+        return refuseWith({ code: "approval_used", message: "The approval was already used for one call." });
+      }
+      return await execute(stored);
     }
+
     const validator = getValidator(def.parameters, `plugin-tool:${plugin.revisionId}:${def.id}`);
     const given = validator.validate(req.arguments);
     if (!given.ok) {
@@ -93,12 +179,6 @@ export async function handlePluginToolCall(
         }),
       );
     }
-    const scope = {
-      env,
-      workspaceUid: req.workspaceUid,
-      requestId: req.requestId,
-      toolName: def.id,
-    };
     const plugged = await pluginsBefore(scope, plugins, req.arguments);
     records.push(...plugged.records);
     const args = plugged.args;
@@ -109,39 +189,33 @@ export async function handlePluginToolCall(
       });
     }
     const callArgs = args as JsonObject;
-    // The key is not revoked and the plugin's revision is still the active one.
-    const recheck = await env.WORKSPACE.getByName(req.workspaceUid).recheckDispatch(
-      target,
-      plugin.revisionId,
-      req.caller.keyId,
-    );
-    if (!recheck.ok) {
-      return refuseWith(
-        recheck.code === "key_revoked"
-          ? { code: "key_revoked", message: "The API key has been revoked." }
-          : { code: "revision_changed", message: "The plugin changed during the call; retry it." },
-      );
+    const moved = await recheck();
+    if (moved === "stale") return stale();
+    if (moved !== null) return refuseWith(moved);
+    if (access.approval !== null) {
+      const reason = `Calls to ${def.id} (risk ${access.approval.risk}) need approval under access profile ${access.approval.profile}.`;
+      const approval = await createApproval(env.DB, {
+        workspaceUid: req.workspaceUid,
+        toolUid,
+        toolName: def.id,
+        revisionId: plugin.revisionId,
+        source: "risk",
+        reason,
+        arguments: callArgs,
+        publicArguments: req.arguments,
+        keyId: req.caller.keyId,
+        actor: req.caller.actor,
+        requestId: req.requestId,
+        now: Date.now(),
+      });
+      return refuseWith({ code: "approval_required", message: reason, approvalId: approval.id });
     }
-    const ran = await runPluginTool(plugin, def.id, callArgs, {
-      requestId: req.requestId,
-      workspaceUid: req.workspaceUid,
-      calledAt: new Date().toISOString(),
-    });
-    if (!ran.ok) {
-      record("error", "plugin_tool_failed", `${ran.code}: ${ran.message}`, ran);
-      return result(
-        refusal({
-          code: "plugin_tool_failed",
-          reason: ran.code,
-          message: `Plugin tool ${def.id} failed: ${ran.message}`,
-        }),
-      );
-    }
-    record("return", null, `plugin tool ${def.id} ran`, ran);
-    const after = await pluginsAfter(scope, plugins, callArgs, ran.result);
-    records.push(...after.records);
-    return result(after.result);
+    return await execute(callArgs);
   } finally {
-    deferRecords(ctx, env, { workspaceUid: req.workspaceUid, payloadCapture: false }, records);
+    // A call re-run on a fresh catalog records only that run.
+    if (!rerun) deferRecords(ctx, env, { workspaceUid: req.workspaceUid, payloadCapture: false }, records);
   }
 }
+
+/** What approvals of a plugin tool bind as its tool: plugin tools have ids, not indexed tool uids. */
+export const pluginToolUid = (id: string): string => `plugin-tool:${id}`;

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { LIMITS } from "../../../shared/limits";
 import { FUEL_PER_MS } from "../../../shared/llm/host-calls";
 import { deployPlugin } from "../../shared/plugins/pipeline-harness";
-import { callTool, connect, refusalOf, setup, type Gw } from "./harness";
+import { callTool, connect, createKey, refusalOf, setup, type Gw } from "./harness";
 
 /** A version needs a completed test run to deploy: the plugins here also observe tool.execute.after. */
 const PROBE = {
@@ -50,6 +50,8 @@ async function toolRuns(g: Gw) {
     .all<{ plugin: string; stage: string; outcome: string; code: string | null; fuel_used: number }>();
   return results;
 }
+
+const withApproval = (id: string) => ({ "rayrun/approvalId": id });
 
 const names = async (g: Gw) => (await (await connect(g)).listTools()).tools.map((t) => t.name).toSorted();
 
@@ -156,6 +158,57 @@ describe("plugin tools", () => {
     expect(runs[0]?.fuel_used).toBeGreaterThan(0);
     expect(runs[0]?.fuel_used).toBeLessThan(bound);
     expect(runs[1]?.fuel_used).toBeGreaterThanOrEqual(bound);
+  });
+
+  it("a plugin tool at the profile's approval risk is approved via the API and runs once, under the bound revision", async () => {
+    const g = await setup();
+    await plugin(g, "greeter", GREET("greet", "Hello, "));
+    const { call } = await import("./harness");
+    const put = await call("PUT", `/v1/workspaces/${g.ws}/access-profiles/careful`, {
+      body: { approvalRisk: "medium" },
+    });
+    expect(put.status, await put.clone().text()).toBeLessThan(300);
+    const { key } = await createKey(g.ws, { scopes: ["tools:call"], actor: "careful", profile: "careful" });
+    const client = await connect(g, key);
+    const approve = async (id: string) => {
+      const res = await call("POST", `/v1/workspaces/${g.ws}/approvals/${id}/approve`, { key: g.writeKey });
+      expect(res.status, await res.clone().text()).toBe(200);
+    };
+
+    const asked = refusalOf(await callTool(client, "greet", { name: "Ada" }));
+    expect(asked).toMatchObject({ code: "approval_required", approvalId: expect.any(String) });
+    expect(asked.message).toContain("risk medium");
+    const id = asked.approvalId ?? "";
+    expect(refusalOf(await callTool(client, "greet", { name: "Ada" }, withApproval(id))).code).toBe(
+      "approval_pending",
+    );
+    await approve(id);
+    const ran = await callTool(client, "greet", { name: "Ada" }, withApproval(id));
+    expect(ran.isError).toBeFalsy();
+    expect(ran.content).toEqual([{ type: "text", text: "Hello, Ada" }]);
+    expect(refusalOf(await callTool(client, "greet", { name: "Ada" }, withApproval(id))).code).toBe(
+      "approval_used",
+    );
+
+    // Another approval: a different call is refused, and so is the same call once the plugin changed.
+    const second = refusalOf(await callTool(client, "greet", { name: "Bob" })).approvalId ?? "";
+    await approve(second);
+    expect(refusalOf(await callTool(client, "greet", { name: "Eve" }, withApproval(second))).code).toBe(
+      "approval_mismatch",
+    );
+    await plugin(g, "greeter", GREET("greet", "Hi, "));
+    expect(refusalOf(await callTool(client, "greet", { name: "Bob" }, withApproval(second)))).toMatchObject({
+      code: "revision_changed",
+      reason: "approval_bound_revision",
+    });
+    // Refused before it was spent, and listed with the plugin tool it binds.
+    const listed = await call("GET", `/v1/workspaces/${g.ws}/approvals/${second}`, { key: g.writeKey });
+    expect(await listed.json()).toMatchObject({
+      status: "approved",
+      toolName: "greet",
+      arguments: { name: "Bob" },
+    });
+    expect((await toolRuns(g)).filter((r) => r.outcome === "return")).toHaveLength(1);
   });
 
   it("a throwing execute is a tool error; access profiles apply by id", async () => {
