@@ -1,11 +1,10 @@
 // `tools/call` of a tool a plugin defines rather than an indexed upstream tool
 // (seed 003 `tool`; DESIGN §7 "Files and plugins"). tool-call.ts tries it when
 // the name is no indexed tool; it has its own short path (no adapter
-// revision), and refuses like the upstream path does. A risk approval binds the
-// plugin's active revision and the exact call plugins' tool.execute.before left,
-// like an adapter tool's binds its adapter revision (approved-call.ts).
+// revision), and refuses like the upstream path does. Risk approvals are in
+// plugin-tool-approval.ts.
 import { DEFAULT_TOOL_RISK, decideAccess } from "../access";
-import { callHash, checkApprovalUse, consumeApproval, createApproval, getApproval } from "../approvals";
+import { consumeApproval } from "../approvals";
 import { getValidator } from "../hooks/validator";
 import { isJsonObject, type JsonObject } from "../json";
 import { fileTarget } from "../lifecycle/target";
@@ -22,6 +21,7 @@ import {
   type ToolCallRequest,
 } from "./call-state";
 import type { WorkspaceCatalog } from "./catalog-cache";
+import { approvedPluginToolCall, requestPluginToolApproval } from "./plugin-tool-approval";
 import { deferRecords } from "./records";
 import { refusal, type RefusalMeta } from "./results";
 import { failureMeta } from "./stages";
@@ -96,7 +96,6 @@ export async function handlePluginToolCall(
       requestId: req.requestId,
       toolName: def.id,
     };
-    const toolUid = pluginToolUid(def.id);
     // The key is not revoked and the plugin's revision is still the active one; "stale" when
     // this isolate's copy of the catalog (and so of the plugin list) is behind.
     const recheck = async (): Promise<RefusalMeta | "stale" | null> => {
@@ -133,39 +132,19 @@ export async function handlePluginToolCall(
       return result(after.result);
     };
 
+    const tool = { id: def.id, revisionId: plugin.revisionId };
     if (req.approvalId !== null) {
       // An approved repeat: the stored call, once, under the plugin revision the approval bound.
-      const row = await getApproval(env.DB, req.workspaceUid, req.approvalId);
-      const check = checkApprovalUse(row, {
-        toolUid,
-        keyId: req.caller.keyId,
-        publicHash: await callHash(toolUid, req.arguments),
-        now: Date.now(),
-      });
-      if (!check.ok) return refuseWith({ code: check.code, message: check.message });
-      const stored: unknown = JSON.parse(check.row.arguments);
-      if (!isJsonObject(stored) || (await callHash(toolUid, stored)) !== check.row.callHash) {
-        return refuseWith({
-          code: "approval_mismatch",
-          message: "The stored call does not match its approval.",
-        });
-      }
-      if (check.row.revisionId !== plugin.revisionId) {
-        return refuseWith({
-          code: "revision_changed",
-          reason: "approval_bound_revision",
-          message:
-            "The approval was given under a plugin revision that is no longer active; request a new approval.",
-        });
-      }
+      const approved = await approvedPluginToolCall(env.DB, req, req.approvalId, tool);
+      if (!approved.ok) return refuseWith(approved.meta);
       // Rechecked before the approval is spent, so a stale plugin list never uses it up.
       const moved = await recheck();
       if (moved === "stale") return stale();
       if (moved !== null) return refuseWith(moved);
-      if (!(await consumeApproval(env.DB, req.workspaceUid, check.row.id, Date.now()))) {
+      if (!(await consumeApproval(env.DB, req.workspaceUid, approved.id, Date.now()))) {
         return refuseWith({ code: "approval_used", message: "The approval was already used for one call." });
       }
-      return await execute(stored);
+      return await execute(approved.args);
     }
 
     const validator = getValidator(def.parameters, `plugin-tool:${plugin.revisionId}:${def.id}`);
@@ -193,22 +172,7 @@ export async function handlePluginToolCall(
     if (moved === "stale") return stale();
     if (moved !== null) return refuseWith(moved);
     if (access.approval !== null) {
-      const reason = `Calls to ${def.id} (risk ${access.approval.risk}) need approval under access profile ${access.approval.profile}.`;
-      const approval = await createApproval(env.DB, {
-        workspaceUid: req.workspaceUid,
-        toolUid,
-        toolName: def.id,
-        revisionId: plugin.revisionId,
-        source: "risk",
-        reason,
-        arguments: callArgs,
-        publicArguments: req.arguments,
-        keyId: req.caller.keyId,
-        actor: req.caller.actor,
-        requestId: req.requestId,
-        now: Date.now(),
-      });
-      return refuseWith({ code: "approval_required", message: reason, approvalId: approval.id });
+      return refuseWith(await requestPluginToolApproval(env.DB, req, tool, access.approval, callArgs));
     }
     return await execute(callArgs);
   } finally {
@@ -216,6 +180,3 @@ export async function handlePluginToolCall(
     if (!rerun) deferRecords(ctx, env, { workspaceUid: req.workspaceUid, payloadCapture: false }, records);
   }
 }
-
-/** What approvals of a plugin tool bind as its tool: plugin tools have ids, not indexed tool uids. */
-export const pluginToolUid = (id: string): string => `plugin-tool:${id}`;
