@@ -77,11 +77,8 @@ export async function handlePluginToolCall(
     record(outcome, meta.code, meta.message);
     return result(refusal(meta));
   };
+  /** Set when the call re-runs on a fresh catalog (that run records, not this one). */
   let rerun = false;
-  const stale = (): Answer => {
-    rerun = true;
-    return STALE_CATALOG;
-  };
   try {
     const access = decideAccess(
       { uid: def.id, publicName: def.id, risk: DEFAULT_TOOL_RISK },
@@ -96,19 +93,25 @@ export async function handlePluginToolCall(
       requestId: req.requestId,
       toolName: def.id,
     };
-    // The key is not revoked and the plugin's revision is still the active one; "stale" when
-    // this isolate's copy of the catalog (and so of the plugin list) is behind.
-    const recheck = async (): Promise<RefusalMeta | "stale" | null> => {
+    // The key is not revoked and the plugin's revision is still the active one: null, else the
+    // answer (a refusal, or a re-run when this isolate's copy of the catalog, and so of the
+    // plugin list, is behind).
+    const recheck = async (): Promise<Answer | null> => {
       const checked = await env.WORKSPACE.getByName(req.workspaceUid).recheckDispatch(
         target,
         plugin.revisionId,
         req.caller.keyId,
       );
-      if (!catalog.fresh && checked.catalog !== catalog.version) return "stale";
+      if (!catalog.fresh && checked.catalog !== catalog.version) {
+        rerun = true;
+        return STALE_CATALOG;
+      }
       if (checked.ok) return null;
-      return checked.code === "key_revoked"
-        ? { code: "key_revoked", message: "The API key has been revoked." }
-        : { code: "revision_changed", message: "The plugin changed during the call; retry it." };
+      return refuseWith(
+        checked.code === "key_revoked"
+          ? { code: "key_revoked", message: "The API key has been revoked." }
+          : { code: "revision_changed", message: "The plugin changed during the call; retry it." },
+      );
     };
     const execute = async (callArgs: JsonObject): Promise<ToolCallAnswer> => {
       const ran = await runPluginTool(plugin, def.id, callArgs, {
@@ -139,8 +142,7 @@ export async function handlePluginToolCall(
       if (!approved.ok) return refuseWith(approved.meta);
       // Rechecked before the approval is spent, so a stale plugin list never uses it up.
       const moved = await recheck();
-      if (moved === "stale") return stale();
-      if (moved !== null) return refuseWith(moved);
+      if (moved !== null) return moved;
       if (!(await consumeApproval(env.DB, req.workspaceUid, approved.id, Date.now()))) {
         return refuseWith({ code: "approval_used", message: "The approval was already used for one call." });
       }
@@ -169,8 +171,7 @@ export async function handlePluginToolCall(
     }
     const callArgs = args as JsonObject;
     const moved = await recheck();
-    if (moved === "stale") return stale();
-    if (moved !== null) return refuseWith(moved);
+    if (moved !== null) return moved;
     if (access.approval !== null) {
       return refuseWith(await requestPluginToolApproval(env.DB, req, tool, access.approval, callArgs));
     }
