@@ -2,6 +2,8 @@
 // Only built-ins whose C work grows with their input are wrapped; O(1) ones
 // (charAt, pop, at, ...) are left alone because every call to them is already
 // a counted interpreter step.
+import { REGEXP_SPLIT_JS, REGEXP_SPLIT_WATCH_JS } from "./regexp-split";
+
 export const BUILTINS_JS = String.raw`
 const strArg = (args, i) => {
   const value = args[i];
@@ -74,6 +76,7 @@ defineData(RP, "exec", { exec(input) {
   charge((end > start ? end - start : 1) * PER_CHAR);
   return result;
 } }.exec);
+${REGEXP_SPLIT_JS}
 meter(RP, "compile", (self, args) => strArg(args, 0) * PER_PARSE_CHAR);
 const symbolMethods = [Symbol.replace, Symbol.split, Symbol.match, Symbol.matchAll, Symbol.search];
 meterAll(RP, symbolMethods, (self, args) => {
@@ -81,6 +84,7 @@ meterAll(RP, symbolMethods, (self, args) => {
   const r = typeof args[1] === "string" ? args[1].length : 0;
   return n * (r + 1) * PER_CHAR;
 });
+${REGEXP_SPLIT_WATCH_JS}
 
 // --- Array ----------------------------------------------------------------
 const AP = ArrayProto;

@@ -35,6 +35,7 @@ const InternalErrorProto = G.InternalError.prototype;
 const SyntaxErrorProto = SyntaxError.prototype;
 const RegExpCtor = RegExp;
 const strSlice = String.prototype.slice;
+const strCharCodeAt = String.prototype.charCodeAt;
 const arrayJoin = Array.prototype.join;
 const WeakSetCtor = WeakSet;
 const weakSetHas = WeakSet.prototype.has;
