@@ -129,11 +129,11 @@ const toJsonText = (value, label, maxChars) => {
   try {
     visit(value, 0);
   } catch (error) {
+    // A walk that returns clears its own entries; one that throws leaves them.
+    for (let i = 0; i < MAX_DEPTH; i++) pathValues[i] = undefined;
     if (error === FAIL) return "E" + failure;
     if (error === TOO_LARGE) return "L";
     throw error;
-  } finally {
-    for (let i = 0; i < MAX_DEPTH; i++) pathValues[i] = undefined;
   }
   const text = jsonStringify(value);
   if (typeof text !== "string") return "E" + label + " is not JSON";
