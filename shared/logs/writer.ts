@@ -82,6 +82,8 @@ export async function recordRuns(
   await insertRows(env.DB, toRows(records, capture), ROWS_PER_INSERT);
 }
 
+const nextTurn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
 const batcher = new RunBatcher({
   delayMs: LOG_BATCH_DELAY_MS,
   maxRows: LOG_BATCH_MAX_ROWS,
@@ -104,13 +106,16 @@ export function deferRuns(
   ctx: Pick<ExecutionContext, "waitUntil">,
   env: { DB: D1Database; LOG_BATCH_MS?: string },
   records: readonly RunRecord[],
-  /** A promise when the settings need a read of their own (it happens after the response too). */
-  capture: CaptureSettings | Promise<CaptureSettings>,
+  /** A function when the settings need a read of their own (called after the response too). */
+  capture: CaptureSettings | (() => Promise<CaptureSettings>),
 ): void {
   if (records.length === 0) return;
-  const write = Promise.resolve(capture).then((settings) =>
-    batcher.add(env.DB, toRows(records, settings), batchDelay(env)),
-  );
+  // A later turn of the event loop: the rows (ids, times, bounded details) and
+  // any settings read are built once the response has been handed over, not
+  // in the microtasks that run before it is.
+  const write = nextTurn()
+    .then(() => (typeof capture === "function" ? capture() : capture))
+    .then((settings) => batcher.add(env.DB, toRows(records, settings), batchDelay(env)));
   ctx.waitUntil(
     write.catch((error: unknown) => {
       console.error("hook-run log write failed", { records: records.length, error: String(error) });

@@ -139,7 +139,7 @@ export function deferRecords(
   records: readonly RunRecord[],
 ): void {
   if (records.length === 0) return;
-  deferRuns(ctx, env, records, captureSettings(env, scope));
+  deferRuns(ctx, env, records, () => captureSettings(env, scope));
 }
 
 /** Whether details are kept: the service's payload capture, then (only when on) the workspace's policy. */

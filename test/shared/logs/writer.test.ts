@@ -155,6 +155,22 @@ describe("deferRuns", () => {
     expect(await storedRuns(ws)).toHaveLength(2);
   });
 
+  it("reads settings and builds rows only on a later turn, not in the microtasks before a response", async () => {
+    const ws = (await createWorkspace()).uid;
+    const ctx = createExecutionContext();
+    let asked = 0;
+    deferRuns(ctx, env, [runRecord(ws)], () => {
+      asked++;
+      return Promise.resolve(CAPTURE);
+    });
+    // Everything a handler does before its Response is handed over runs in microtasks like these.
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+    expect(asked).toBe(0);
+    await waitOnExecutionContext(ctx);
+    expect(asked).toBe(1);
+    expect(await storedRuns(ws)).toHaveLength(1);
+  });
+
   it("a failing write does not throw into the caller and is logged", async () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
