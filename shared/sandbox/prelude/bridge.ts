@@ -173,26 +173,29 @@ const refuseLog = (reason) => {
 };
 // The four loggers, their errors prefixed with how hooks reach them ("log.", "rayrun.log.").
 const makeLoggers = (prefix) => {
-  const make = (level) => ({ [level](message, data) {
-    if (typeof message !== "string") throw new TypeErr(prefix + level + ": message must be a string");
-    let dataText = "";
-    if (data !== undefined) {
-      dataText = toJsonText(data, "log data", LOG_DATA_BYTES);
-      if (apply(strSlice, dataText, [0, 1]) === "E") throw new TypeErr(prefix + level + ": " + apply(strSlice, dataText, [1]));
-    }
-    charge(message.length * PER_CHAR);
-    if (logViolation !== "") throw new RangeErr(logViolation);
-    if (logCount >= LOG_ENTRIES) refuseLog("more than " + LOG_ENTRIES + " log entries");
-    if (message.length > LOG_MESSAGE_CHARS) refuseLog("log message longer than " + LOG_MESSAGE_CHARS + " characters");
-    const json = dataText === "" ? "" : apply(strSlice, dataText, [1]);
-    // Only text longer than a third of the limit can be over it in UTF-8 (3 bytes per unit at most).
-    if (dataText === "L" || (json.length * 3 > LOG_DATA_BYTES && hostUtf8Bytes(json) > LOG_DATA_BYTES)) {
-      refuseLog("log data larger than " + LOG_DATA_BYTES + " bytes of JSON");
-    }
-    const entry = "[" + jsonStringify(level) + "," + jsonStringify(message) + (json === "" ? "]" : "," + json + "]");
-    logText = logText === "" ? entry : logText + "," + entry;
-    logCount++;
-  } })[level];
+  const make = (level) => {
+    const head = "[" + jsonStringify(level) + ",";
+    return { [level](message, data) {
+      if (typeof message !== "string") throw new TypeErr(prefix + level + ": message must be a string");
+      let dataText = "";
+      if (data !== undefined) {
+        dataText = toJsonText(data, "log data", LOG_DATA_BYTES);
+        // Indexing a string primitive reads no prototype.
+        if (dataText[0] === "E") throw new TypeErr(prefix + level + ": " + apply(strSlice, dataText, [1]));
+      }
+      charge(message.length * PER_CHAR);
+      if (logViolation !== "") throw new RangeErr(logViolation);
+      if (logCount >= LOG_ENTRIES) refuseLog("more than " + LOG_ENTRIES + " log entries");
+      if (message.length > LOG_MESSAGE_CHARS) refuseLog("log message longer than " + LOG_MESSAGE_CHARS + " characters");
+      // Only text longer than a third of the limit can be over it in UTF-8 (3 bytes per unit at most).
+      if (dataText === "L" || ((dataText.length - 1) * 3 > LOG_DATA_BYTES && hostUtf8Bytes(apply(strSlice, dataText, [1])) > LOG_DATA_BYTES)) {
+        refuseLog("log data larger than " + LOG_DATA_BYTES + " bytes of JSON");
+      }
+      const entry = head + jsonStringify(message) + (dataText === "" ? "]" : "," + apply(strSlice, dataText, [1]) + "]");
+      logText = logText === "" ? entry : logText + "," + entry;
+      logCount++;
+    } }[level];
+  };
   return objFreeze({ debug: make("debug"), info: make("info"), warn: make("warn"), error: make("error") });
 };
 
