@@ -100,6 +100,11 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
     code: "hook_timeout",
   },
   {
+    name: "regexp split loop on a long string",
+    body: `const s = "a ".repeat(5e4); for (;;) s.split(/ +/);`,
+    code: "hook_timeout",
+  },
+  {
     name: "typed-array bomb",
     body: `const keep = []; for (;;) keep.push(new Float64Array(1 << 17));`,
     code: "hook_out_of_memory",
