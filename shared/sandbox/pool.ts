@@ -118,8 +118,15 @@ export function heapBytes(prepared: PreparedSession<unknown>): number {
   return match ? Number(match[1]) : 0;
 }
 
-/** Lets other work run between two session builds (each is a few ms of CPU). */
-const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+/**
+ * Lets other work run between two session builds (each is a few ms of CPU).
+ * A 0 ms timer is ready at once, and workerd runs ready work before it polls
+ * for network events, so a request that arrived during one build waited for
+ * the next as well. A timer that is not yet due lets the runtime poll first.
+ * Measured in the closed-loop gateway bench, for the request right after a
+ * hooked call: +20 to +26 ms (two builds) before, +7 to +8 ms after.
+ */
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 1));
 
 export class WarmPool<P> {
   readonly options: PoolOptions;
