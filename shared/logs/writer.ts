@@ -4,6 +4,7 @@ import { getTableColumns } from "drizzle-orm";
 import type { DetailPolicy } from "../config/schema";
 import { hookRuns } from "../db/schema";
 import { newId } from "../ids";
+import { laterTurn } from "../later-turn";
 import { insertRows, LOG_BATCH_DELAY_MS, LOG_BATCH_MAX_ROWS, RunBatcher, type RunRow } from "./batch";
 import { boundDetails } from "./details";
 import type { RunDetails, RunRecord } from "./types";
@@ -82,8 +83,6 @@ export async function recordRuns(
   await insertRows(env.DB, toRows(records, capture), ROWS_PER_INSERT);
 }
 
-const nextTurn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
-
 const batcher = new RunBatcher({
   delayMs: LOG_BATCH_DELAY_MS,
   maxRows: LOG_BATCH_MAX_ROWS,
@@ -113,7 +112,7 @@ export function deferRuns(
   // A later turn of the event loop: the rows (ids, times, bounded details) and
   // any settings read are built once the response has been handed over, not
   // in the microtasks that run before it is.
-  const write = nextTurn()
+  const write = laterTurn()
     .then(() => (typeof capture === "function" ? capture() : capture))
     .then((settings) => batcher.add(env.DB, toRows(records, settings), batchDelay(env)));
   ctx.waitUntil(

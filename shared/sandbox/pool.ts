@@ -22,6 +22,7 @@
 //  - A module phase that fails deterministically (throw, fuel, invalid module)
 //    is remembered per code, so neither warming nor calls burn it again; the
 //    call reports the same failure a fresh run would.
+import { laterTurn } from "../later-turn";
 import type { Activity } from "./activity";
 import type { Engine, EngineProvider } from "./engine";
 import { canAllocate } from "./engine";
@@ -117,16 +118,6 @@ export function heapBytes(prepared: PreparedSession<unknown>): number {
   const match = MEMORY_USED.exec(prepared.session.runtime.dumpMemoryUsage());
   return match ? Number(match[1]) : 0;
 }
-
-/**
- * Lets other work run between two session builds (each is a few ms of CPU).
- * A 0 ms timer is ready at once, and workerd runs ready work before it polls
- * for network events, so a request that arrived during one build waited for
- * the next as well. A timer that is not yet due lets the runtime poll first.
- * Measured in the closed-loop gateway bench, for the request right after a
- * hooked call: +20 to +26 ms (two builds) before, +7 to +8 ms after.
- */
-const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 1));
 
 export class WarmPool<P> {
   readonly options: PoolOptions;
@@ -233,7 +224,7 @@ export class WarmPool<P> {
       // during a request never runs in the request's own synchronous work,
       // and one build at most delays others. With `activity`, it also waits
       // for the isolate's requests to finish unless the code is short.
-      await yieldToEventLoop();
+      await laterTurn();
       const engine = await this.provider.get();
       this.adopt(engine);
       // The entry may have been dropped (LRU) or marked meanwhile.
