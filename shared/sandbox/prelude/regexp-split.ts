@@ -15,8 +15,6 @@
 export const REGEXP_SPLIT_JS = String.raw`
 const nativeSplit = RP[Symbol.split];
 const regExpFlags = getOwnDesc(RP, "flags").get;
-const regExpUnicode = getOwnDesc(RP, "unicode").get;
-const regExpUnicodeSets = getOwnDesc(RP, "unicodeSets")?.get;
 // What the algorithm reads besides internal slots: the constructor and its
 // species, the flags getter and the getters it reads, exec and Symbol.match
 // (the constructor's IsRegExp). Each must still be ours.
@@ -56,8 +54,12 @@ const fastSplit = (rx, text, lim) => {
   if (lim === 0) return parts;
   const flags = apply(regExpFlags, rx, []);
   let copyFlags = "g";
-  for (let i = 0; i < flags.length; i++) if (flags[i] !== "g" && flags[i] !== "y") copyFlags += flags[i];
-  const unicode = apply(regExpUnicode, rx, []) || (regExpUnicodeSets !== undefined && apply(regExpUnicodeSets, rx, []));
+  let unicode = false;
+  for (let i = 0; i < flags.length; i++) {
+    const flag = flags[i];
+    if (flag !== "g" && flag !== "y") copyFlags += flag;
+    if (flag === "u" || flag === "v") unicode = true;
+  }
   const finder = construct(RegExpCtor, [rx, copyFlags]);
   const size = text.length;
   if (size === 0) {
