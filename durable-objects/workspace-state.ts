@@ -1,5 +1,13 @@
-// The WorkspaceObject's own SQLite storage: draft heads, quota windows and
-// deployment pointers. Every method is synchronous, so each one is atomic.
+// The WorkspaceObject's own SQLite storage: draft heads, quota windows,
+// deployment pointers and revoked keys. Every method is synchronous, so each
+// one is atomic.
+//
+// The gateway's per-call round trip (recheckDispatch) reads pointers, the
+// catalog version and a key's revocation on every tool call, so those reads
+// come from memory once read: the object is the only writer of its storage,
+// and each write below updates or drops the cached value in the same
+// synchronous step, so memory never disagrees with the tables. An evicted
+// object starts with empty caches.
 import type { DeployChannel, Pointer, Pointers } from "../shared/lifecycle/pointers";
 
 export interface StoredHeadRow {
@@ -32,7 +40,17 @@ create table if not exists pointers (
   bytes integer not null,
   set_at text not null,
   primary key (target, channel)
-);`;
+);
+create table if not exists revoked_keys (key_id text primary key, revoked_at text not null);`;
+
+/** Entries kept per cache; past it a cache starts over (reads fall back to SQL). */
+const CACHE_ENTRIES = 4096;
+
+function remember<K, V>(cache: Map<K, V>, key: K, value: V): V {
+  if (cache.size >= CACHE_ENTRIES) cache.clear();
+  cache.set(key, value);
+  return value;
+}
 
 type HeadRecord = {
   target: string;
@@ -50,13 +68,20 @@ type PointerRecord = {
 };
 
 export class WorkspaceState {
+  readonly #meta = new Map<string, string | null>();
+  /** Frozen, so a caller cannot change what the next read returns. */
+  readonly #pointers = new Map<string, Readonly<Pointers>>();
+  readonly #revoked = new Map<string, boolean>();
+
   constructor(private readonly sql: SqlStorage) {
     sql.exec(SCHEMA);
   }
 
   getMeta(key: string): string | null {
+    const cached = this.#meta.get(key);
+    if (cached !== undefined) return cached;
     const row = this.sql.exec<{ value: string }>("select value from meta where key = ?", key).toArray()[0];
-    return row?.value ?? null;
+    return remember(this.#meta, key, row?.value ?? null);
   }
 
   setMeta(key: string, value: string): void {
@@ -65,6 +90,25 @@ export class WorkspaceState {
       key,
       value,
     );
+    remember(this.#meta, key, value);
+  }
+
+  /** The gateway's per-workspace list of revoked keys (DESIGN §7), told by the revoke route. */
+  isRevoked(keyId: string): boolean {
+    const cached = this.#revoked.get(keyId);
+    if (cached !== undefined) return cached;
+    const found = this.sql.exec("select 1 from revoked_keys where key_id = ?", keyId).toArray().length > 0;
+    return remember(this.#revoked, keyId, found);
+  }
+
+  /** Adds a key to the revoked list (idempotent: the first revocation time stays). */
+  revoke(keyId: string, revokedAt: string): void {
+    this.sql.exec(
+      "insert into revoked_keys (key_id, revoked_at) values (?, ?) on conflict (key_id) do nothing",
+      keyId,
+      revokedAt,
+    );
+    remember(this.#revoked, keyId, true);
   }
 
   head(target: string): StoredHeadRow | null {
@@ -125,18 +169,27 @@ export class WorkspaceState {
     );
   }
 
+  /** A new object each time (callers may build on it); its pointers are frozen. */
   pointers(target: string): Pointers {
-    const pointers: Pointers = { active: null, shadow: null };
-    const rows = this.sql
-      .exec<PointerRecord>(
-        "select target, channel, revision_id, bytes, set_at from pointers where target = ?",
-        target,
-      )
-      .toArray();
-    for (const row of rows) {
-      pointers[row.channel] = { revisionId: row.revision_id, bytes: row.bytes, setAt: row.set_at };
+    let cached = this.#pointers.get(target);
+    if (cached === undefined) {
+      const read: Pointers = { active: null, shadow: null };
+      const rows = this.sql
+        .exec<PointerRecord>(
+          "select target, channel, revision_id, bytes, set_at from pointers where target = ?",
+          target,
+        )
+        .toArray();
+      for (const row of rows) {
+        read[row.channel] = Object.freeze({
+          revisionId: row.revision_id,
+          bytes: row.bytes,
+          setAt: row.set_at,
+        });
+      }
+      cached = remember(this.#pointers, target, Object.freeze(read));
     }
-    return pointers;
+    return { active: cached.active, shadow: cached.shadow };
   }
 
   putPointer(target: string, channel: DeployChannel, pointer: Pointer): void {
@@ -150,6 +203,7 @@ export class WorkspaceState {
       pointer.bytes,
       pointer.setAt,
     );
+    this.#pointers.delete(target);
   }
 
   /**
@@ -177,6 +231,7 @@ export class WorkspaceState {
 
   deletePointer(target: string, channel: DeployChannel): void {
     this.sql.exec("delete from pointers where target = ? and channel = ?", target, channel);
+    this.#pointers.delete(target);
   }
 
   /**

@@ -54,11 +54,6 @@ export class WorkspaceObject extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#state = new WorkspaceState(ctx.storage.sql);
-    // The gateway's per-workspace list of revoked keys (DESIGN §7): told by the
-    // revoke route, read in the same round trip as the revision recheck.
-    ctx.storage.sql.exec(
-      "create table if not exists revoked_keys (key_id text primary key, revoked_at text not null)",
-    );
   }
 
   /** The target's head (`{ generation, version }` and its ETag). */
@@ -301,15 +296,11 @@ export class WorkspaceObject extends DurableObject<Env> {
 
   /** Adds a key to the workspace's revoked-key list (idempotent). */
   revokeKey(keyId: string, now: number = Date.now()): void {
-    this.ctx.storage.sql.exec(
-      "insert into revoked_keys (key_id, revoked_at) values (?, ?) on conflict (key_id) do nothing",
-      keyId,
-      iso(this.clock(now)),
-    );
+    this.#state.revoke(keyId, iso(this.clock(now)));
   }
 
   isKeyRevoked(keyId: string): boolean {
-    return this.#revoked(keyId);
+    return this.#state.isRevoked(keyId);
   }
 
   /**
@@ -325,7 +316,7 @@ export class WorkspaceObject extends DurableObject<Env> {
     await this.faults.beforeDispatchRecheck?.(target);
     const pointers = this.#state.pointers(target);
     const catalog = this.catalogVersion();
-    if (this.#revoked(keyId)) return { ok: false, code: "key_revoked", pointers, catalog };
+    if (this.#state.isRevoked(keyId)) return { ok: false, code: "key_revoked", pointers, catalog };
     if ((pointers.active?.revisionId ?? null) !== expectedActive)
       return { ok: false, code: "revision_changed", pointers, catalog };
     return { ok: true, pointers, catalog };
@@ -350,13 +341,7 @@ export class WorkspaceObject extends DurableObject<Env> {
       .exec<{ target: string }>("select distinct target from pointers")
       .toArray();
     for (const { target } of rows) pointers[target] = this.#state.pointers(target);
-    return { revoked: this.#revoked(keyId), pointers, catalog: this.catalogVersion() };
-  }
-
-  #revoked(keyId: string): boolean {
-    return (
-      this.ctx.storage.sql.exec("select 1 from revoked_keys where key_id = ?", keyId).toArray().length > 0
-    );
+    return { revoked: this.#state.isRevoked(keyId), pointers, catalog: this.catalogVersion() };
   }
 
   #head(target: string): StoredHeadRow {

@@ -268,3 +268,63 @@ describe("WorkspaceObject: serialized saves", () => {
     );
   });
 });
+
+describe("WorkspaceObject: the dispatch recheck's reads", () => {
+  it("a recheck after any write sees it, though the reads before it were served from memory", async () => {
+    const f = await fixture();
+    const stub = workspaceStub(f.ws);
+    const target = toolTarget(f.toolUid);
+    const recheck = (expected: string | null, key = "key_a") => stub.recheckDispatch(target, expected, key);
+
+    const first = await recheck(null);
+    expect(first).toMatchObject({ ok: true, pointers: { active: null, shadow: null } });
+    const catalog = first.catalog + 1;
+    await stub.setPointer(target, "active", "rev_1", 100);
+    expect(await recheck(null)).toMatchObject({ ok: false, code: "revision_changed" });
+    expect(await recheck("rev_1")).toMatchObject({ ok: true, pointers: { active: { revisionId: "rev_1" } } });
+
+    await stub.setPointer(target, "shadow", "rev_2", 100);
+    expect(await recheck("rev_1")).toMatchObject({ pointers: { shadow: { revisionId: "rev_2" } } });
+    await stub.dropPointer(target, "shadow");
+    expect(await recheck("rev_1")).toMatchObject({ ok: true, pointers: { shadow: null } });
+
+    await stub.resetTarget(f.ws, target);
+    expect(await recheck("rev_1")).toMatchObject({ ok: false, code: "revision_changed" });
+    expect(await recheck(null)).toMatchObject({ ok: true, pointers: { active: null, shadow: null } });
+
+    expect(await stub.catalogChanged()).toBe(catalog);
+    expect(await recheck(null)).toMatchObject({ ok: true, catalog });
+
+    await stub.revokeKey("key_a");
+    expect(await recheck(null)).toMatchObject({ ok: false, code: "key_revoked" });
+    expect(await recheck(null, "key_b")).toMatchObject({ ok: true });
+
+    // A fresh instance reads the same from SQLite.
+    await stub.setPointer(target, "active", "rev_3", 100);
+    await evictDurableObject(stub);
+    expect(await recheck("rev_3")).toMatchObject({ ok: false, code: "key_revoked", catalog });
+    expect(await recheck("rev_3", "key_b")).toEqual({
+      ok: true,
+      pointers: { active: expect.objectContaining({ revisionId: "rev_3" }), shadow: null },
+      catalog,
+    });
+  });
+
+  it("a caller that changes the pointers it was given changes nothing the next read returns", async () => {
+    const stub = env.WORKSPACE.getByName(`ws_cache_${crypto.randomUUID()}`);
+    const target = toolTarget("tool_a");
+    await stub.setPointer(target, "active", "rev_1", 100, T0);
+    await runInDurableObject(stub, (instance: WorkspaceObject) => {
+      const given = instance.getPointers(target);
+      given.active = null;
+      given.shadow = { revisionId: "rev_x", bytes: 1, setAt: "" };
+      expect(() => {
+        Object.assign(instance.getPointers(target).active ?? {}, { revisionId: "rev_y" });
+      }).toThrow(TypeError);
+      expect(instance.getPointers(target)).toEqual({
+        active: { revisionId: "rev_1", bytes: 100, setAt: new Date(T0).toISOString() },
+        shadow: null,
+      });
+    });
+  });
+});
