@@ -4,8 +4,9 @@
 //
 // Starts both Workers and the demo upstream (official-SDK MCP server) with
 // scripts/dev-server.mjs, sets up a workspace with the same upstream tool
-// registered twice (two services on two independent upstream prefixes), one
-// of them with a ~2 KB adapter running `before` and `after`, then measures in
+// registered once per case (services on independent upstream prefixes, see
+// gateway-setup.ts), one of them with a ~2 KB adapter running `before` and
+// `after`, then measures in
 // ONE run, interleaved (every round sends one request per case, in a shuffled
 // order), with one keep-alive connection per origin:
 //   (0) baseline: the same `POST /mcp/{ws}` with the same body but no API key,
@@ -23,7 +24,8 @@
 // isolate does after a response (refilling (c)'s pre-warmed sandboxes) lands
 // on the next request, whatever its case; `--pause-ms` waits that long before
 // each request (not timed), as between an agent's tool calls, so each case's
-// latency is its own.
+// latency is its own. `--diag` adds cases that say where time goes (MCP ping,
+// tools/list, and adapters with one and two trivial stages).
 // See DESIGN §7 "Benchmarks through the dev server": `wrangler dev` itself
 // adds a few ms per request, which is why (0) exists.
 import http from "node:http";
@@ -31,6 +33,13 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import {
+  ADAPTER_SOURCE,
+  MINIMAL_BEFORE_SOURCE,
+  MINIMAL_BOTH_SOURCE,
+  setUpWorkspace,
+  type BenchService,
+} from "./gateway-setup";
 import { ms, summarize, type Summary } from "./stats";
 
 function option(name: string, fallback: string): string {
@@ -42,67 +51,13 @@ const warmup = Number(option("warmup", "150"));
 const port = Number(option("port", "8797"));
 const keepState = process.argv.includes("--keep-state");
 const pauseMs = Number(option("pause-ms", "0"));
-/** Adds diagnostic cases: MCP `ping` (auth + SDK, no D1) and `tools/list` (auth + D1 catalog read). */
+/**
+ * Adds diagnostic cases: MCP `ping` (auth + SDK, no D1), `tools/list` (auth +
+ * D1 catalog read), and the same tool with the cheapest adapters (one stage,
+ * two stages), which split (c) − (b) into running stages at all and the 2 KB
+ * adapter's own code.
+ */
 const diag = process.argv.includes("--diag");
-
-/** A ~2 KB adapter of the usual kind: normalises the query, rewrites arguments, trims the result. */
-const ADAPTER_SOURCE = `
-const MAX_RESULTS = 25;
-const STOP_WORDS = new Set(["a", "an", "the", "of", "and", "or", "to", "in"]);
-const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
-
-function normaliseQuery(text: string): string {
-  return text
-    .toLowerCase()
-    .split(/\\s+/)
-    .filter((word) => word.length > 0 && !STOP_WORDS.has(word))
-    .join(" ")
-    .slice(0, 200);
-}
-
-interface Item { title: string; score: number }
-
-export default defineToolAdapter<{ query: string; limit?: number; product?: string }, { items: Item[] }>({
-  apiVersion: "rayrun.hooks/v1",
-  publicContract: {
-    description: "Search release notes with a normalised query",
-    inputSchema: {
-      type: "object",
-      properties: {
-        query: { type: "string", description: "Free text" },
-        limit: { type: "integer", minimum: 1, maximum: 100 },
-        product: { type: "string", enum: ["workers", "pages", "r2", "d1"] },
-      },
-      required: ["query"],
-      additionalProperties: false,
-    },
-    outputSchema: {
-      type: "object",
-      properties: {
-        items: { type: "array", items: { type: "object", properties: { title: { type: "string" }, score: { type: "number" } } } },
-        total: { type: "integer" },
-      },
-      required: ["items", "total"],
-    },
-  },
-  before({ arguments: args, context }) {
-    const query = normaliseQuery(args.query);
-    if (query === "") return { action: "reject", reason: "empty_query", message: "The query has no searchable words." };
-    const limit = clamp(typeof args.limit === "number" ? args.limit : 10, 1, MAX_RESULTS);
-    const prefix = typeof context.config.prefix === "string" ? context.config.prefix : "";
-    context.log.info("search", { query, limit, product: args.product ?? null });
-    return { action: "continue", arguments: { q: prefix + (args.product ? "product:" + args.product + " " : "") + query } };
-  },
-  after({ result, context }) {
-    const items = Array.isArray(result.items) ? result.items : [];
-    const trimmed = items
-      .slice(0, MAX_RESULTS)
-      .map((item) => ({ title: String(item.title).slice(0, 200), score: Math.round(item.score * 100) / 100 }));
-    if (trimmed.length < items.length) context.log.debug("trimmed", { from: items.length, to: trimmed.length });
-    return { action: "return", result: { items: trimmed, total: items.length } };
-  },
-});
-`;
 
 interface Reply {
   status: number;
@@ -148,24 +103,6 @@ function client(base: string) {
       if (payload !== undefined) req.write(payload);
       req.end();
     });
-}
-
-async function api(
-  base: string,
-  key: string,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status}: ${text}`);
-  return { data: (text ? JSON.parse(text) : null) as Record<string, unknown>, headers: res.headers };
 }
 
 const MCP_HEADERS = { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
@@ -246,54 +183,28 @@ async function main(): Promise<void> {
 }
 
 async function run(url: string, upstreamUrl: string, bootstrap: string): Promise<void> {
-  // Setup over the API: workspace, key, the upstream twice, the adapter on one of them.
-  const { data: ws } = await api(url, bootstrap, "POST", "/v1/workspaces", { name: "bench" });
-  const base = `/v1/workspaces/${String(ws.uid)}`;
-  const { data: admin } = await api(url, bootstrap, "POST", `${base}/keys`, {
-    scopes: ["admin", "hooks:read", "hooks:write", "tools:call"],
-    actor: "bench",
-  });
-  const key = String(admin.key);
-  const uids: Record<string, string> = {};
-  for (const service of ["plain", "hooked"]) {
-    const { data: created } = await api(url, key, "POST", `${base}/services`, {
-      name: service,
-      url: `${upstreamUrl}/bench-${service}/mcp`,
-      payloadCapture: false,
-    });
-    const { data: indexed } = await api(url, key, "POST", `${base}/services/${String(created.uid)}/refresh`);
-    const tool = (indexed.tools as { uid: string; upstreamName: string }[]).find(
-      (t) => t.upstreamName === "search_release_notes",
-    );
-    if (!tool) throw new Error(`service ${service} has no search_release_notes tool`);
-    uids[service] = tool.uid;
-  }
-  // Public names are settled once both services exist (shared names become {service}__{tool}).
-  const { data: listed } = await api(url, key, "GET", `${base}/tools?limit=100`);
-  const nameOf = (uid: string | undefined) =>
-    (listed.items as { uid: string; name: string | null }[]).find((t) => t.uid === uid)?.name ?? "";
-  const names = { plain: nameOf(uids.plain), hooked: nameOf(uids.hooked) };
-  const hookedTool = uids.hooked ?? "";
-  const hook = `${base}/tools/${hookedTool}/hook`;
-  const { headers } = await api(url, key, "GET", hook);
-  await api(
-    url,
-    key,
-    "PUT",
-    `${hook}/draft`,
-    { source: ADAPTER_SOURCE, config: { prefix: "" }, note: "bench" },
+  // Setup over the API: the same upstream tool once per case, adapters on the hooked ones.
+  const services: BenchService[] = [
+    { name: "plain" },
     {
-      "if-match": headers.get("etag") ?? "",
+      name: "hooked",
+      adapter: {
+        source: ADAPTER_SOURCE,
+        test: { stage: "before", arguments: { query: "the workers release" } },
+      },
     },
-  );
-  const { data: compiled } = await api(url, key, "POST", `${hook}/compile`);
-  await api(url, key, "POST", `${hook}/test`, {
-    stage: "before",
-    arguments: { query: "the workers release" },
-  });
-  await api(url, key, "POST", `${hook}/deployments`, { version: 1, channel: "active" });
+  ];
+  if (diag) {
+    const test = { stage: "before", arguments: { q: "workers release" } };
+    services.push(
+      { name: "min-before", adapter: { source: MINIMAL_BEFORE_SOURCE, test } },
+      { name: "min-both", adapter: { source: MINIMAL_BOTH_SOURCE, test } },
+    );
+  }
+  const ws = await setUpWorkspace(url, upstreamUrl, bootstrap, services);
+  const { key, names } = ws;
   console.log(
-    `workspace ${String(ws.uid)}: tools ${names.plain} (no hook) and ${names.hooked} (adapter, ${JSON.stringify(compiled.compiledBytes ?? null)} bytes compiled, ${ADAPTER_SOURCE.length} bytes of source)`,
+    `workspace ${ws.uid}: tools ${names.plain} (no hook) and ${names.hooked} (adapter, ${JSON.stringify(ws.compiledBytes.hooked ?? null)} bytes compiled, ${ADAPTER_SOURCE.length} bytes of source)`,
   );
 
   const gateway = client(url);
@@ -304,13 +215,21 @@ async function run(url: string, upstreamUrl: string, bootstrap: string): Promise
   const passThrough = (requestHeaders: Record<string, string>) =>
     gateway(
       "POST",
-      `/mcp/${String(ws.uid)}`,
+      `/mcp/${ws.uid}`,
       toolCall(++id, names.plain ?? "", { q: "workers release" }),
       requestHeaders,
     );
   /** (a)'s call: the upstream's own tool name. */
   const directCall = () => toolCall(++id, "search_release_notes", { q: "workers release" });
-  const cases: { name: string; send: () => Promise<Reply>; check: (reply: Reply) => void }[] = [
+  /** A hooked call through the gateway (its sandboxes are refilled after it answers). */
+  const hookedCall = (service: string, args: Record<string, unknown>) => () =>
+    gateway("POST", `/mcp/${ws.uid}`, toolCall(++id, names[service] ?? "", args), auth);
+  const cases: {
+    name: string;
+    send: () => Promise<Reply>;
+    check: (reply: Reply) => void;
+    hooked?: boolean;
+  }[] = [
     {
       name: "(0) gateway, no key (401)",
       // (b)'s request without its key: the proxy, entry and routing cost of a POST with this body.
@@ -331,14 +250,9 @@ async function run(url: string, upstreamUrl: string, bootstrap: string): Promise
     },
     {
       name: "(c) gateway, 2 KB adapter",
-      send: () =>
-        gateway(
-          "POST",
-          `/mcp/${String(ws.uid)}`,
-          toolCall(++id, names.hooked ?? "", { query: "The Workers release", limit: 5 }),
-          auth,
-        ),
+      send: hookedCall("hooked", { query: "The Workers release", limit: 5 }),
       check: (reply) => expectOk("adapter", reply),
+      hooked: true,
     },
     {
       name: "(r) gateway relay, no work",
@@ -352,22 +266,33 @@ async function run(url: string, upstreamUrl: string, bootstrap: string): Promise
     cases.push(
       {
         name: "(d) gateway MCP ping",
-        send: () =>
-          gateway("POST", `/mcp/${String(ws.uid)}`, { jsonrpc: "2.0", id: ++id, method: "ping" }, auth),
+        send: () => gateway("POST", `/mcp/${ws.uid}`, { jsonrpc: "2.0", id: ++id, method: "ping" }, auth),
         check: (reply) => expectOk("ping", reply),
       },
       {
         name: "(e) gateway tools/list",
         send: () =>
-          gateway("POST", `/mcp/${String(ws.uid)}`, { jsonrpc: "2.0", id: ++id, method: "tools/list" }, auth),
+          gateway("POST", `/mcp/${ws.uid}`, { jsonrpc: "2.0", id: ++id, method: "tools/list" }, auth),
         check: (reply) => expectOk("tools/list", reply),
+      },
+      {
+        name: "(c1) adapter, 1 trivial stage",
+        send: hookedCall("min-before", { q: "workers release" }),
+        check: (reply) => expectOk("one-stage adapter", reply),
+        hooked: true,
+      },
+      {
+        name: "(c2) adapter, 2 trivial stages",
+        send: hookedCall("min-both", { q: "workers release" }),
+        check: (reply) => expectOk("two-stage adapter", reply),
+        hooked: true,
       },
     );
   }
   const samples = cases.map(() => [] as number[]);
-  // Split by how many requests ago the last (c) was sent: pre-warmed sandboxes
-  // are refilled after (c) answers, a build at a time, and in a closed loop that
-  // CPU lands on the next request or two.
+  // Split by how many requests ago the last hooked call was sent: pre-warmed
+  // sandboxes are refilled after a hooked call answers, a build at a time, and
+  // in a closed loop that CPU lands on the next request or two.
   const DISTANCES = ["1", "2", "≥ 3"] as const;
   const byDistance = DISTANCES.map(() => cases.map(() => [] as number[]));
   let sinceHook = Number.POSITIVE_INFINITY;
@@ -394,7 +319,7 @@ async function run(url: string, upstreamUrl: string, bootstrap: string): Promise
         samples[index]?.push(elapsed);
         byDistance[Math.min(sinceHook, DISTANCES.length) - 1]?.[index]?.push(elapsed);
       }
-      sinceHook = index === hookIndex ? 1 : sinceHook + 1;
+      sinceHook = current.hooked ? 1 : sinceHook + 1;
     }
   }
   const seconds = (performance.now() - started) / 1000;
@@ -414,7 +339,7 @@ async function run(url: string, upstreamUrl: string, bootstrap: string): Promise
     );
   });
   const [zero, a, b, hooked, relay] = summaries as [Summary, Summary, Summary, Summary, Summary];
-  console.log(`\np50 by requests since the last (c) (its sandboxes are refilled after it answers)`);
+  console.log(`\np50 by requests since the last hooked call (its sandboxes are refilled after it answers)`);
   console.log(`${"case".padEnd(30)}${DISTANCES.map((d) => `${d.padStart(8)} ${"n".padStart(5)}`).join("")}`);
   cases.forEach((c, i) => {
     const cells = byDistance.map((bucket) => {
@@ -426,11 +351,11 @@ async function run(url: string, upstreamUrl: string, bootstrap: string): Promise
   console.log("\nadded latency");
   delta("(b) − (a) gateway over upstream", b, a, "p50 ≤ 1.0 ms, see (b) − (r)");
   delta("(c) − (b) adapter over no hook", hooked, b, "p50 ≤ 1.0 ms, p99 ≤ 3 ms");
-  // In a closed loop the refill builds after (c) delay the next request or two,
-  // whatever their case, and (b) is more often one of them than (c) is; this line
-  // compares requests sent at least three requests after the last (c).
+  // In a closed loop the refill builds after a hooked call delay the next request
+  // or two, whatever their case, and (b) is more often one of them than (c) is;
+  // this line compares requests sent at least three requests after the last hooked call.
   const settled = (i: number) => summarize(byDistance[DISTANCES.length - 1]?.[i] ?? []);
-  delta("(c) − (b), ≥ 3 after a (c)", settled(hookIndex), settled(plainIndex));
+  delta("(c) − (b), ≥ 3 after a hook", settled(hookIndex), settled(plainIndex));
   delta("(b) − (0) pass-through over no-op", b, zero);
   delta("(a) − (0) upstream over no-op", a, zero);
   // (b) travels two dev-server hops (client → gateway, gateway → upstream), (a) one; taking
@@ -442,6 +367,14 @@ async function run(url: string, upstreamUrl: string, bootstrap: string): Promise
   );
   delta("(r) − (a) − (0) dev outbound", relay, { p50: a.p50 + zero.p50, p99: a.p99 + zero.p99 });
   delta("(b) − (r) gateway over relay", b, relay, "p50 ≤ 1.0 ms: the gateway's own cost on (b)'s path");
+  if (diag) {
+    // (c1) and (c2) are the last two cases; see MINIMAL_BEFORE_SOURCE.
+    const [one, two] = summaries.slice(-2) as [Summary, Summary];
+    console.log("\nwhere (c) − (b) goes (diag)");
+    delta("(c1) − (b) running one stage", one, b);
+    delta("(c2) − (c1) a second stage", two, one);
+    delta("(c) − (c2) 2 KB adapter code", hooked, two);
+  }
 }
 
 await main();
