@@ -25,7 +25,8 @@
 // on the next request, whatever its case; `--pause-ms` waits that long before
 // each request (not timed), as between an agent's tool calls, so each case's
 // latency is its own. `--diag` adds cases that say where time goes (MCP ping,
-// tools/list, and adapters with one and two trivial stages).
+// tools/list, and adapters with one and two trivial stages); with three hooked
+// cases the refills fill a closed loop, so read its split from a paced run.
 // See DESIGN §7 "Benchmarks through the dev server": `wrangler dev` itself
 // adds a few ms per request, which is why (0) exists.
 import http from "node:http";
