@@ -6,9 +6,9 @@
 // scripts/dev-server.mjs, sets up a workspace with the same upstream tool
 // registered once per case (services on independent upstream prefixes, see
 // gateway-setup.ts), one of them with a ~2 KB adapter running `before` and
-// `after`, then measures in
-// ONE run, interleaved (every round sends one request per case, in a shuffled
-// order), with one keep-alive connection per origin:
+// `after`, then measures in ONE run, interleaved (every round sends one
+// request per case, in a shuffled order), with one keep-alive connection per
+// origin:
 //   (0) baseline: the same `POST /mcp/{ws}` with the same body but no API key,
 //       answered 401 by the gateway Worker before any D1, Durable Object or
 //       upstream work: the dev-server path of (b) and (c), request body included,
