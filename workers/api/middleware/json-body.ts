@@ -4,6 +4,7 @@ import { validator } from "hono/validator";
 import type { z } from "zod";
 import { ProblemException } from "../../../shared/http/problem";
 import { LIMITS } from "../../../shared/limits";
+import { parsedOrProblem } from "./validate";
 
 /** Refuses bodies over the API's limit before anything reads them. */
 export const limitBody = (maxSize: number = LIMITS.requestBodyBytes) =>
@@ -19,16 +20,29 @@ export const limitBody = (maxSize: number = LIMITS.requestBodyBytes) =>
   });
 
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+const BODY_SHAPE = "The body does not match the expected shape.";
 
-/** Requires a JSON media type and a parseable body (hono caches the parse for the validator). */
-const parseableJson = createMiddleware(async (c, next) => {
-  const mediaType = (c.req.header("content-type") ?? "").split(";")[0]?.trim() ?? "";
+function requireJsonMediaType(contentType: string | null | undefined): void {
+  const mediaType = (contentType ?? "").split(";")[0]?.trim() ?? "";
   if (!JSON_MEDIA_TYPE.test(mediaType)) {
     throw new ProblemException({
       code: "unsupported_media_type",
       detail: "Send a JSON body with Content-Type: application/json.",
     });
   }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ProblemException({ code: "invalid_json", detail: "The body is not valid JSON." });
+  }
+}
+
+/** Requires a JSON media type and a parseable body (hono caches the parse for the validator). */
+const parseableJson = createMiddleware(async (c, next) => {
+  requireJsonMediaType(c.req.header("content-type"));
   try {
     await c.req.json();
   } catch {
@@ -37,27 +51,30 @@ const parseableJson = createMiddleware(async (c, next) => {
   await next();
 });
 
-/** Zod issues as stable, client-readable field errors (JSON-pointer paths). */
-export const fieldErrors = (issues: readonly z.core.$ZodIssue[]) =>
-  issues.map((issue) => ({
-    path: `/${issue.path.map(String).join("/")}`,
-    message: issue.message,
-  }));
-
 /** Size-limited, parsed and validated JSON body; spread into a route: `...jsonBody(schema)`. */
 export const jsonBody = <S extends z.ZodType>(schema: S, maxSize?: number) =>
   [
     limitBody(maxSize),
     parseableJson,
-    validator("json", async (value): Promise<z.output<S>> => {
-      const parsed = await schema.safeParseAsync(value);
-      if (!parsed.success) {
-        throw new ProblemException({
-          code: "invalid_request",
-          detail: "The body does not match the expected shape.",
-          extensions: { errors: fieldErrors(parsed.error.issues) },
-        });
-      }
-      return parsed.data;
-    }),
+    validator("json", async (value): Promise<z.output<S>> =>
+      parsedOrProblem(await schema.safeParseAsync(value), BODY_SHAPE),
+    ),
   ] as const;
+
+/**
+ * An optional JSON body, read inside a handler: empty means `{}`; otherwise
+ * it must be JSON (by media type and content) matching `schema`. Clients
+ * commonly POST actions without a body, with or without a JSON content type.
+ */
+export async function optionalJsonBody<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+): Promise<z.output<S>> {
+  const text = await request.text();
+  let value: unknown = {};
+  if (text.trim() !== "") {
+    requireJsonMediaType(request.headers.get("content-type"));
+    value = parseJson(text);
+  }
+  return parsedOrProblem(await schema.safeParseAsync(value), BODY_SHAPE);
+}

@@ -2,7 +2,6 @@
 // `?status=`), `POST …/approvals/{id}/approve` and `…/deny`.
 import type { Context } from "hono";
 import { Hono } from "hono";
-import { validator } from "hono/validator";
 import { z } from "zod";
 import {
   APPROVAL_VIEW_STATUSES,
@@ -14,7 +13,7 @@ import {
 import { database } from "../../../shared/db/client";
 import { ProblemException } from "../../../shared/http/problem";
 import { requireScope } from "../middleware/auth";
-import { fieldErrors } from "../middleware/json-body";
+import { validQuery } from "../middleware/validate";
 import { PageQuery } from "../middleware/page";
 import type { ApiEnv } from "../types";
 import { requireWorkspace } from "./services";
@@ -23,17 +22,7 @@ const ApprovalListQuery = PageQuery.extend({
   status: z.enum(APPROVAL_VIEW_STATUSES).default("pending").describe("Which approvals to list"),
 });
 
-const listQuery = validator("query", (value) => {
-  const parsed = ApprovalListQuery.safeParse(value);
-  if (!parsed.success) {
-    throw new ProblemException({
-      code: "invalid_request",
-      detail: "Invalid query parameters.",
-      extensions: { errors: fieldErrors(parsed.error.issues) },
-    });
-  }
-  return parsed.data;
-});
+const listQuery = validQuery(ApprovalListQuery);
 
 async function decision(c: Context<ApiEnv>, decided: "approved" | "denied") {
   const ws = c.req.param("ws") ?? "";

@@ -4,14 +4,12 @@
 // the same draft/version, deployment and log routes as `…/tools/{tool}/hook`,
 // plus the file test console (file-test.ts).
 import { Hono } from "hono";
-import { validator } from "hono/validator";
 import { z } from "zod";
 import { database } from "../../../shared/db/client";
 import { parseFilePath, type FileKind } from "../../../shared/files/paths";
-import { ProblemException } from "../../../shared/http/problem";
 import { FILE_TARGET_PREFIX } from "../../../shared/lifecycle/target";
 import { requireScope } from "../middleware/auth";
-import { fieldErrors } from "../middleware/json-body";
+import { validQuery } from "../middleware/validate";
 import { PageQuery } from "../middleware/page";
 import type { ApiEnv } from "../types";
 import { deploymentRoutes } from "./deployments";
@@ -28,17 +26,7 @@ export const FileListQuery = PageQuery.extend({
   kind: z.enum(FILE_KINDS).optional().describe("Only lib files or only plugins"),
 }).strict();
 
-const fileListQuery = validator("query", (value) => {
-  const parsed = FileListQuery.safeParse(value);
-  if (!parsed.success) {
-    throw new ProblemException({
-      code: "invalid_request",
-      detail: "Invalid list parameters.",
-      extensions: { errors: fieldErrors(parsed.error.issues) },
-    });
-  }
-  return parsed.data;
-});
+const fileListQuery = validQuery(FileListQuery, "Invalid list parameters.");
 
 const FILE = "/workspaces/:ws/files/:path";
 

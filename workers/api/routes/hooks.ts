@@ -29,7 +29,7 @@ import type { Head, SaveDraftOutcome } from "../../../shared/lifecycle/workspace
 import { LIMITS } from "../../../shared/limits";
 import { findTool } from "../../../shared/services/store";
 import { requireScope } from "../middleware/auth";
-import { fieldErrors, jsonBody, limitBody } from "../middleware/json-body";
+import { jsonBody, limitBody, optionalJsonBody } from "../middleware/json-body";
 import { pageQuery } from "../middleware/page";
 import { quotaProblem } from "../middleware/quota";
 import type { ApiEnv } from "../types";
@@ -234,28 +234,6 @@ async function saveResponse(c: Context<ApiEnv>, t: ResolvedTarget, outcome: Save
   return c.json({ draft: draftFromRow(row, head), version: head.version, noop: outcome.kind === "noop" });
 }
 
-/** Reads an optional JSON body: empty is `{}`. */
-async function optionalBody<S extends z.ZodType>(c: Context<ApiEnv>, schema: S): Promise<z.output<S>> {
-  const text = await c.req.text();
-  let value: unknown = {};
-  if (text.trim() !== "") {
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new ProblemException({ code: "invalid_json", detail: "The body is not valid JSON." });
-    }
-  }
-  const parsed = await schema.safeParseAsync(value);
-  if (!parsed.success) {
-    throw new ProblemException({
-      code: "invalid_request",
-      detail: "The body does not match the expected shape.",
-      extensions: { errors: fieldErrors(parsed.error.issues) },
-    });
-  }
-  return parsed.data;
-}
-
 const EXPORT_PAGE = 20;
 
 /** The draft/version routes for one kind of target, mounted under its base path (`…/hook`, `…/files/{path}`). */
@@ -344,7 +322,7 @@ export function lifecycleRoutes(resolve: Resolver) {
     })
     .post("/versions/:n/restore", requireScope("hooks:write"), limitBody(), async (c) => {
       const number = versionParam(c);
-      const body = await optionalBody(c, RestoreBody);
+      const body = await optionalJsonBody(c.req.raw, RestoreBody);
       const t = await resolve(c);
       t.refuseWrite("restore versions");
       const ifMatch = requireIfMatch(c);

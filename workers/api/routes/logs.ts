@@ -3,7 +3,6 @@
 // for hooks:read keys; captured details only for keys that may write hooks.
 import type { Context } from "hono";
 import { Hono } from "hono";
-import { validator } from "hono/validator";
 import { z } from "zod";
 import { allows } from "../../../shared/auth/principal";
 import { database } from "../../../shared/db/client";
@@ -12,7 +11,7 @@ import { isTarget } from "../../../shared/lifecycle/target";
 import { listRuns, RUN_ID, type RunFilters, type RunView } from "../../../shared/logs/query";
 import { HOOK_KINDS, RUN_CHANNELS, RUN_OUTCOMES, RUN_STAGES } from "../../../shared/logs/types";
 import { requireScope } from "../middleware/auth";
-import { fieldErrors } from "../middleware/json-body";
+import { validQuery } from "../middleware/validate";
 import type { ApiEnv } from "../types";
 import { resolveToolTarget, type ResolvedTarget } from "./hooks";
 import { requireWorkspace } from "./services";
@@ -47,18 +46,7 @@ export { TargetLogsQuery, WorkspaceLogsQuery };
 
 type TargetQuery = z.output<typeof TargetLogsQuery>;
 
-const query = <S extends z.ZodType>(schema: S) =>
-  validator("query", (value): z.output<S> => {
-    const parsed = schema.safeParse(value);
-    if (!parsed.success) {
-      throw new ProblemException({
-        code: "invalid_request",
-        detail: "Invalid log filters.",
-        extensions: { errors: fieldErrors(parsed.error.issues) },
-      });
-    }
-    return parsed.data;
-  });
+const query = <S extends z.ZodType>(schema: S) => validQuery(schema, "Invalid log filters.");
 
 function timeRange(q: TargetQuery): Pick<RunFilters, "sinceMs" | "untilMs"> {
   const sinceMs = q.since === undefined ? undefined : Date.parse(q.since);

@@ -1,6 +1,5 @@
 import { and, desc, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
 import { Hono } from "hono";
-import { validator } from "hono/validator";
 import { z } from "zod";
 import { database, type Database } from "../../../shared/db/client";
 import { services, tools, workspaces } from "../../../shared/db/schema";
@@ -21,7 +20,8 @@ import {
 import { listUpstreamTools, type UpstreamError } from "../../../shared/services/upstream";
 import { serviceView, toolView } from "../../../shared/services/views";
 import { requireScope } from "../middleware/auth";
-import { fieldErrors, jsonBody } from "../middleware/json-body";
+import { jsonBody } from "../middleware/json-body";
+import { validQuery } from "../middleware/validate";
 import { PageQuery } from "../middleware/page";
 import type { ApiEnv } from "../types";
 
@@ -156,44 +156,29 @@ export const serviceRoutes = new Hono<ApiEnv>()
       }
     },
   )
-  .get(
-    "/workspaces/:ws/services",
-    requireScope("hooks:read"),
-    validator("query", (value) => {
-      const parsed = ServiceListQuery.safeParse(value);
-      if (!parsed.success) {
-        throw new ProblemException({
-          code: "invalid_request",
-          detail: "Invalid query parameters.",
-          extensions: { errors: fieldErrors(parsed.error.issues) },
-        });
-      }
-      return parsed.data;
-    }),
-    async (c) => {
-      const ws = c.req.param("ws");
-      const db = database(c.env.DB);
-      await requireWorkspace(db, ws);
-      const { limit, cursor, deleted } = c.req.valid("query");
-      const rows = await db
-        .select()
-        .from(services)
-        .where(
-          and(
-            eq(services.workspaceUid, ws),
-            deleted
-              ? or(isNotNull(services.deletedAt), eq(services.legacy, true))
-              : and(isNull(services.deletedAt), eq(services.legacy, false)),
-            cursor ? lt(services.uid, cursor) : undefined,
-          ),
-        )
-        .orderBy(desc(services.uid))
-        .limit(limit + 1)
-        .all();
-      const items = rows.slice(0, limit).map(serviceView);
-      return c.json({ items, nextCursor: rows.length > limit ? (items.at(-1)?.uid ?? null) : null });
-    },
-  )
+  .get("/workspaces/:ws/services", requireScope("hooks:read"), validQuery(ServiceListQuery), async (c) => {
+    const ws = c.req.param("ws");
+    const db = database(c.env.DB);
+    await requireWorkspace(db, ws);
+    const { limit, cursor, deleted } = c.req.valid("query");
+    const rows = await db
+      .select()
+      .from(services)
+      .where(
+        and(
+          eq(services.workspaceUid, ws),
+          deleted
+            ? or(isNotNull(services.deletedAt), eq(services.legacy, true))
+            : and(isNull(services.deletedAt), eq(services.legacy, false)),
+          cursor ? lt(services.uid, cursor) : undefined,
+        ),
+      )
+      .orderBy(desc(services.uid))
+      .limit(limit + 1)
+      .all();
+    const items = rows.slice(0, limit).map(serviceView);
+    return c.json({ items, nextCursor: rows.length > limit ? (items.at(-1)?.uid ?? null) : null });
+  })
   .get("/workspaces/:ws/services/:svc", requireScope("hooks:read"), async (c) => {
     const service = await requireService(database(c.env.DB), c.req.param("ws"), c.req.param("svc"));
     return c.json(serviceView(service));

@@ -1,6 +1,5 @@
 import { and, desc, eq, isNull, lt } from "drizzle-orm";
 import { Hono } from "hono";
-import { validator } from "hono/validator";
 import { z } from "zod";
 import { database, type Database } from "../../../shared/db/client";
 import { services, tools } from "../../../shared/db/schema";
@@ -8,7 +7,8 @@ import { ProblemException } from "../../../shared/http/problem";
 import { findTool, now } from "../../../shared/services/store";
 import { toolView } from "../../../shared/services/views";
 import { requireScope } from "../middleware/auth";
-import { fieldErrors, limitBody } from "../middleware/json-body";
+import { limitBody, optionalJsonBody } from "../middleware/json-body";
+import { validQuery } from "../middleware/validate";
 import { PageQuery } from "../middleware/page";
 import type { ApiEnv } from "../types";
 import { isDeleted, refuseDeleted, requireWorkspace } from "./services";
@@ -31,40 +31,6 @@ const ToolListQuery = PageQuery.extend({
   service: z.string().min(1).max(200).optional().describe("Only the tools of this service uid"),
 });
 
-const invalid = (detail: string, errors?: unknown) =>
-  new ProblemException({
-    code: "invalid_request",
-    detail,
-    ...(errors === undefined ? {} : { extensions: { errors } }),
-  });
-
-/**
- * An optional JSON body: empty means `{}`; otherwise it must be JSON matching `schema`.
- * (Clients commonly POST actions without a body, with or without a JSON content type.)
- */
-async function optionalJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
-  const text = await request.text();
-  let value: unknown = {};
-  if (text.trim() !== "") {
-    const mediaType = (request.headers.get("content-type") ?? "").split(";")[0]?.trim() ?? "";
-    if (!/^application\/([\w.-]+\+)?json$/i.test(mediaType)) {
-      throw new ProblemException({
-        code: "unsupported_media_type",
-        detail: "Send a JSON body with Content-Type: application/json.",
-      });
-    }
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new ProblemException({ code: "invalid_json", detail: "The body is not valid JSON." });
-    }
-  }
-  const parsed = await schema.safeParseAsync(value);
-  if (!parsed.success)
-    throw invalid("The body does not match the expected shape.", fieldErrors(parsed.error.issues));
-  return parsed.data;
-}
-
 async function requireTool(db: Database, workspaceUid: string, toolUid: string) {
   await requireWorkspace(db, workspaceUid);
   const found = await findTool(db, workspaceUid, toolUid);
@@ -79,41 +45,32 @@ const view = (found: { tool: typeof tools.$inferSelect; service: typeof services
 });
 
 export const toolRoutes = new Hono<ApiEnv>()
-  .get(
-    "/workspaces/:ws/tools",
-    requireScope("hooks:read"),
-    validator("query", (value) => {
-      const parsed = ToolListQuery.safeParse(value);
-      if (!parsed.success) throw invalid("Invalid query parameters.", fieldErrors(parsed.error.issues));
-      return parsed.data;
-    }),
-    async (c) => {
-      const ws = c.req.param("ws");
-      const db = database(c.env.DB);
-      await requireWorkspace(db, ws);
-      const { limit, cursor, service } = c.req.valid("query");
-      // Tools of deleted services are gone from the list (their history view still shows them);
-      // tools removed upstream stay listed, with `removedAt`, for their hook history.
-      const rows = await db
-        .select({ tool: tools, service: services })
-        .from(tools)
-        .innerJoin(services, eq(services.uid, tools.serviceUid))
-        .where(
-          and(
-            eq(tools.workspaceUid, ws),
-            isNull(services.deletedAt),
-            eq(services.legacy, false),
-            service === undefined ? undefined : eq(tools.serviceUid, service),
-            cursor ? lt(tools.uid, cursor) : undefined,
-          ),
-        )
-        .orderBy(desc(tools.uid))
-        .limit(limit + 1)
-        .all();
-      const items = rows.slice(0, limit).map(view);
-      return c.json({ items, nextCursor: rows.length > limit ? (items.at(-1)?.uid ?? null) : null });
-    },
-  )
+  .get("/workspaces/:ws/tools", requireScope("hooks:read"), validQuery(ToolListQuery), async (c) => {
+    const ws = c.req.param("ws");
+    const db = database(c.env.DB);
+    await requireWorkspace(db, ws);
+    const { limit, cursor, service } = c.req.valid("query");
+    // Tools of deleted services are gone from the list (their history view still shows them);
+    // tools removed upstream stay listed, with `removedAt`, for their hook history.
+    const rows = await db
+      .select({ tool: tools, service: services })
+      .from(tools)
+      .innerJoin(services, eq(services.uid, tools.serviceUid))
+      .where(
+        and(
+          eq(tools.workspaceUid, ws),
+          isNull(services.deletedAt),
+          eq(services.legacy, false),
+          service === undefined ? undefined : eq(tools.serviceUid, service),
+          cursor ? lt(tools.uid, cursor) : undefined,
+        ),
+      )
+      .orderBy(desc(tools.uid))
+      .limit(limit + 1)
+      .all();
+    const items = rows.slice(0, limit).map(view);
+    return c.json({ items, nextCursor: rows.length > limit ? (items.at(-1)?.uid ?? null) : null });
+  })
   .get("/workspaces/:ws/tools/:tool", requireScope("hooks:read"), async (c) => {
     return c.json(view(await requireTool(database(c.env.DB), c.req.param("ws"), c.req.param("tool"))));
   })
@@ -121,7 +78,7 @@ export const toolRoutes = new Hono<ApiEnv>()
     const ws = c.req.param("ws");
     const db = database(c.env.DB);
     const { tool, service } = await requireTool(db, ws, c.req.param("tool"));
-    const body = await optionalJson(c.req.raw, AcceptReviewRequest);
+    const body = await optionalJsonBody(c.req.raw, AcceptReviewRequest);
     refuseDeleted(service, "take review decisions");
 
     const conflict = (detail: string) =>

@@ -125,6 +125,16 @@ describe("history", () => {
     const after = await versionRows(f.ws);
     expect(after.slice(0, 3)).toEqual(before);
     expect(after).toHaveLength(4);
+    // A body, when there is one, is JSON like every other body: refused ones store nothing.
+    const v4etag = { "if-match": '"g0.v4"' };
+    await expectProblem(
+      await restore({ ...v4etag, "content-type": "text/plain" }, '{"note":"x"}'),
+      415,
+      "unsupported_media_type",
+    );
+    await expectProblem(await restore(v4etag, "{not json"), 400, "invalid_json");
+    await expectProblem(await restore(v4etag, { note: 7 }), 400, "invalid_request");
+    expect(await versionRows(f.ws)).toEqual(after);
     const v4 = await json<VersionItem>(await call("GET", `${f.hook}/versions/4`, { key: f.readKey }), 200);
     expect(v4.restoredFrom).toBe(1);
     // Restoring what the draft already holds is an identical save.

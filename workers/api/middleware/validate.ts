@@ -1,0 +1,26 @@
+// One answer for every request a schema refuses: 400 `invalid_request` with
+// the failing fields as JSON-pointer paths (DESIGN §4 problem documents).
+import { validator } from "hono/validator";
+import type { z } from "zod";
+import { ProblemException } from "../../../shared/http/problem";
+
+/** Zod issues as stable, client-readable field errors (JSON-pointer paths). */
+export const fieldErrors = (issues: readonly z.core.$ZodIssue[]) =>
+  issues.map((issue) => ({
+    path: `/${issue.path.map(String).join("/")}`,
+    message: issue.message,
+  }));
+
+/** The parsed value, or the problem naming each field that failed. */
+export function parsedOrProblem<T>(parsed: z.ZodSafeParseResult<T>, detail: string): T {
+  if (parsed.success) return parsed.data;
+  throw new ProblemException({
+    code: "invalid_request",
+    detail,
+    extensions: { errors: fieldErrors(parsed.error.issues) },
+  });
+}
+
+/** Validates the query string against `schema` (typed for `c.req.valid("query")`). */
+export const validQuery = <S extends z.ZodType>(schema: S, detail = "Invalid query parameters.") =>
+  validator("query", (value): z.output<S> => parsedOrProblem(schema.safeParse(value), detail));
