@@ -41,7 +41,7 @@ import {
   setUpWorkspace,
   type BenchService,
 } from "./gateway-setup";
-import { ms, summarize, type Summary } from "./stats";
+import { ms, shuffled, summarize, type Summary } from "./stats";
 
 function option(name: string, fallback: string): string {
   const index = process.argv.indexOf(`--${name}`);
@@ -303,12 +303,7 @@ async function run(url: string, upstreamUrl: string, bootstrap: string): Promise
   const order = cases.map((_, i) => i);
   const started = performance.now();
   for (let round = 0; round < rounds; round++) {
-    // Fisher–Yates: a fresh order every round, so no case always follows another.
-    for (let i = order.length - 1; i > 0; i--) {
-      const j = Math.floor(Math.random() * (i + 1));
-      [order[i], order[j]] = [order[j] ?? 0, order[i] ?? 0];
-    }
-    for (const index of order) {
+    for (const index of shuffled(order)) {
       const current = cases[index];
       if (!current) continue;
       if (pauseMs > 0) await sleep(pauseMs);

@@ -2,11 +2,14 @@
 // with the same sandbox code the Workers run (wasm loaded from node_modules),
 // and calibrates fuel units per millisecond of CPU.
 //
-//   npx tsx bench/sandbox.ts [--runs N] [--filter text] [--normal-runs N] [--warm-calls N] [--only phases|warm]
+//   npx tsx bench/sandbox.ts [--runs N] [--filter text] [--normal-runs N] [--warm-calls N] [--cold-rounds N]
+//                            [--only phases|warm|cold]
 //
 // The first table compares fresh and pre-warmed sessions (shared/sandbox/pool.ts)
 // per call on the critical path, interleaved call by call; the pool is refilled
 // between calls outside the timed span, as the gateway does in ctx.waitUntil.
+// The second splits a pre-warmed stage's cost by the time since the sandbox
+// last ran (cold-stages.ts).
 //
 // Node's clock advances during CPU work (unlike a deployed Worker's), so these
 // are CPU times of the sandbox itself on this machine.
@@ -16,6 +19,7 @@ import type { Json } from "../shared/json";
 import type { ToolCallContext } from "../shared/sandbox/types";
 import { ADAPTER_2KB, beforeCode, CONTINUE, SEED_ADAPTER } from "../test/shared/sandbox/code";
 import { HOSTILE_CASES } from "../test/shared/sandbox/hostile-cases";
+import { coldStages } from "./cold-stages";
 import { nodeEngines } from "./node-engine";
 import { sessionPhases } from "./session-phases";
 import { ms, summarize } from "./stats";
@@ -29,6 +33,7 @@ const normalRuns = Number(option("normal-runs", "300"));
 const filter = option("filter", "");
 const warmCalls = Number(option("warm-calls", "2000"));
 const only = option("only", "");
+const coldRounds = Number(option("cold-rounds", "200"));
 
 // Fresh sessions only, as before the pool existed.
 const sandbox = createAdapterSandbox(nodeEngines, { pool: false });
@@ -69,10 +74,12 @@ async function main(): Promise<void> {
   // Warm up the JIT so the first cases are not penalised.
   for (let i = 0; i < 20; i++) await time(SEED_ADAPTER, { query: "warm" });
 
+  if (only === "cold") return coldStages(coldRounds, context);
   await sessionPhases(300);
   if (only === "phases") return;
   await freshVersusWarm();
   if (only === "warm") return;
+  await coldStages(coldRounds, context);
 
   const normal: number[] = [];
   let normalFuel = 0;

@@ -23,3 +23,11 @@ export function summarize(samples: readonly number[]): Summary {
 }
 
 export const ms = (value: number): string => value.toFixed(value < 10 ? 2 : 1);
+
+/** A new random order of `items` (sorting by random keys is unbiased), so no case always follows another. */
+export function shuffled<T>(items: readonly T[]): T[] {
+  return items
+    .map((item) => ({ item, key: Math.random() }))
+    .toSorted((a, b) => a.key - b.key)
+    .map(({ item }) => item);
+}
