@@ -64,7 +64,11 @@ describe("API keys", () => {
 
   it("bad key requests are refused and store nothing", async () => {
     const ws = await createWorkspace();
-    const before = await env.DB.prepare("select count(*) as n from api_keys").first<{ n: number }>();
+    const keyCount = () =>
+      env.DB.prepare("select count(*) as n from api_keys where workspace_uid = ?1")
+        .bind(ws.uid)
+        .first<{ n: number }>();
+    const before = await keyCount();
     for (const body of [
       { scopes: [], actor: "x" },
       { scopes: ["root"], actor: "x" },
@@ -76,7 +80,7 @@ describe("API keys", () => {
         "invalid_request",
       );
     }
-    const after = await env.DB.prepare("select count(*) as n from api_keys").first<{ n: number }>();
+    const after = await keyCount();
     expect(after?.n).toBe(before?.n);
   });
 
