@@ -20,13 +20,15 @@
 //       including what the dev server adds to a Worker's outbound fetch, so
 //       (b) − (r) is the gateway's own cost.
 // Percentiles come from N requests per case after a warm-up that is not counted.
-// By default requests follow each other at once (a closed loop), so work an
-// isolate does after a response (refilling (c)'s pre-warmed sandboxes) lands
-// on the next request, whatever its case; `--pause-ms` waits that long before
-// each request (not timed), as between an agent's tool calls, so each case's
-// latency is its own. `--diag` adds cases that say where time goes (MCP ping,
-// tools/list, and adapters with one and two trivial stages); with three hooked
-// cases the refills fill a closed loop, so read its split from a paced run.
+// By default each request waits 30 ms first (not timed), as between an
+// agent's tool calls, so the work an isolate does after a response (refilling
+// (c)'s pre-warmed sandboxes) is done before the next request and each case's
+// latency is its own. `--pause-ms 0` sends them back to back (a closed loop):
+// that work then lands on the next request, whatever its case, and the
+// "requests since the last hooked call" split shows where. `--diag` adds
+// cases that say where time goes (MCP ping, tools/list, and adapters with one
+// and two trivial stages); keep it paced, as three hooked cases' refills fill
+// a closed loop.
 // See DESIGN §7 "Benchmarks through the dev server": `wrangler dev` itself
 // adds a few ms per request, which is why (0) exists.
 import http from "node:http";
@@ -51,7 +53,7 @@ const requests = Number(option("requests", "1000"));
 const warmup = Number(option("warmup", "150"));
 const port = Number(option("port", "8797"));
 const keepState = process.argv.includes("--keep-state");
-const pauseMs = Number(option("pause-ms", "0"));
+const pauseMs = Number(option("pause-ms", "30"));
 /**
  * Adds diagnostic cases: MCP `ping` (auth + SDK, no D1), `tools/list` (auth +
  * D1 catalog read), and the same tool with the cheapest adapters (one stage,
