@@ -29,6 +29,9 @@
 // cases that say where time goes (MCP ping, tools/list, and adapters with one
 // and two trivial stages); keep it paced, as three hooked cases' refills fill
 // a closed loop.
+// For the targets' differences it also prints a 95% interval, bootstrapped
+// over rounds (every case is measured once per round), since p99s of this
+// noisy machine move by milliseconds from run to run.
 // See DESIGN §7 "Benchmarks through the dev server": `wrangler dev` itself
 // adds a few ms per request, which is why (0) exists.
 import http from "node:http";
@@ -43,7 +46,7 @@ import {
   setUpWorkspace,
   type BenchService,
 } from "./gateway-setup";
-import { ms, shuffled, summarize, type Summary } from "./stats";
+import { differenceInterval, ms, shuffled, summarize, type Summary } from "./stats";
 
 function option(name: string, fallback: string): string {
   const index = process.argv.indexOf(`--${name}`);
@@ -301,6 +304,7 @@ async function run(url: string, upstreamUrl: string, bootstrap: string): Promise
   let sinceHook = Number.POSITIVE_INFINITY;
   const plainIndex = 2;
   const hookIndex = 3;
+  const relayIndex = 4;
   const rounds = warmup + requests;
   const order = cases.map((_, i) => i);
   const started = performance.now();
@@ -365,6 +369,16 @@ async function run(url: string, upstreamUrl: string, bootstrap: string): Promise
   );
   delta("(r) − (a) − (0) dev outbound", relay, { p50: a.p50 + zero.p50, p99: a.p99 + zero.p99 });
   delta("(b) − (r) gateway over relay", b, relay, "p50 ≤ 1.0 ms: the gateway's own cost on (b)'s path");
+  // How far the targets' differences could move in another run of the same machine.
+  console.log("\n95% intervals (paired bootstrap over rounds)");
+  for (const [label, x, y, p] of [
+    ["(c) − (b) p50", hookIndex, plainIndex, 50],
+    ["(c) − (b) p99", hookIndex, plainIndex, 99],
+    ["(b) − (r) p50", plainIndex, relayIndex, 50],
+  ] as const) {
+    const { low, high } = differenceInterval(samples[x] ?? [], samples[y] ?? [], p);
+    console.log(`${label.padEnd(30)} ${low.toFixed(2).padStart(6)} … ${high.toFixed(2)} ms`);
+  }
   if (diag) {
     // (c1) and (c2) are the last two cases; see MINIMAL_BEFORE_SOURCE.
     const [one, two] = summaries.slice(-2) as [Summary, Summary];

@@ -31,3 +31,35 @@ export function shuffled<T>(items: readonly T[]): T[] {
     .toSorted((a, b) => a.key - b.key)
     .map(({ item }) => item);
 }
+
+/**
+ * A 95% interval for percentile(x, p) − percentile(y, p) by the bootstrap,
+ * resampling rounds: x[i] and y[i] were measured in the same round, so a
+ * resample keeps whatever the machine did to both (paired).
+ */
+export function differenceInterval(
+  x: readonly number[],
+  y: readonly number[],
+  p: number,
+  resamples = 2000,
+): { low: number; high: number } {
+  const n = Math.min(x.length, y.length);
+  const differences: number[] = [];
+  const xs = new Array<number>(n);
+  const ys = new Array<number>(n);
+  const at = (values: readonly number[]) =>
+    percentile(
+      values.toSorted((a, b) => a - b),
+      p,
+    );
+  for (let r = 0; r < resamples; r++) {
+    for (let i = 0; i < n; i++) {
+      const round = Math.floor(Math.random() * n);
+      xs[i] = x[round] ?? Number.NaN;
+      ys[i] = y[round] ?? Number.NaN;
+    }
+    differences.push(at(xs) - at(ys));
+  }
+  const sorted = differences.toSorted((a, b) => a - b);
+  return { low: percentile(sorted, 2.5), high: percentile(sorted, 97.5) };
+}
