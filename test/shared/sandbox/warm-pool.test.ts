@@ -3,7 +3,7 @@
 // hostile top-level code learns nothing of the call that later uses its
 // session, fuel is accounted per phase, and the pool stays bounded and
 // healthy through memory exhaustion and engine traps.
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import wasmModule from "@jitl/quickjs-wasmfile-release-sync/wasm";
 import type { Json } from "../../../shared/json";
 import { LIMITS } from "../../../shared/limits";
@@ -22,11 +22,21 @@ import { failure, failureOf, okValue, testContext } from "./helpers";
 const provider = createEngineProvider(() => wasmModule);
 const fresh = createAdapterSandbox(provider, { pool: false });
 
-function pooledSandbox(options: Partial<PoolOptions> = {}, engines = provider) {
-  return createAdapterSandbox(engines, { pool: options });
-}
-
 type Sandbox = ReturnType<typeof createAdapterSandbox>;
+
+// Warm sessions hold memory in their engine, and pools shared by a describe
+// carry sessions from one test to the next: every pool is emptied after each
+// test, so no test's outcome depends on which tests ran before it.
+const pooled = new Set<Sandbox>();
+afterEach(() => {
+  for (const sandbox of pooled) sandbox.clearPool();
+});
+
+function pooledSandbox(options: Partial<PoolOptions> = {}, engines = provider) {
+  const sandbox = createAdapterSandbox(engines, { pool: options });
+  pooled.add(sandbox);
+  return sandbox;
+}
 
 function call(
   sandbox: Sandbox,
