@@ -45,8 +45,8 @@ export function differenceInterval(
 ): { low: number; high: number } {
   const n = Math.min(x.length, y.length);
   const differences: number[] = [];
-  const xs = new Array<number>(n);
-  const ys = new Array<number>(n);
+  const xs = Array.from({ length: n }, () => 0);
+  const ys = Array.from({ length: n }, () => 0);
   const at = (values: readonly number[]) =>
     percentile(
       values.toSorted((a, b) => a - b),
