@@ -6,6 +6,7 @@
 // "sleep" lets it idle. Modes are interleaved in a shuffled order each round,
 // and the pool is refilled before the gap, as the gateway refills after a
 // response.
+import { setImmediate as nextTurn, setTimeout as sleep } from "node:timers/promises";
 import { createAdapterSandbox } from "../shared/sandbox/adapter";
 import type { ToolCallContext } from "../shared/sandbox/types";
 import { ADAPTER_2KB, adapterCode } from "../test/shared/sandbox/code";
@@ -16,9 +17,8 @@ const TRIVIAL_BEFORE = adapterCode(
   `before({ arguments: args }) { return { action: "continue", arguments: args }; },`,
 );
 
-type Gap = { label: string; wait: () => Promise<void> };
+type Gap = { label: string; wait: () => Promise<unknown> };
 
-const sleep = (gapMs: number) => new Promise<void>((resolve) => setTimeout(resolve, gapMs));
 const spin = (gapMs: number) => {
   const until = performance.now() + gapMs;
   while (performance.now() < until) {
@@ -27,14 +27,14 @@ const spin = (gapMs: number) => {
 };
 
 const GAPS: Gap[] = [
-  { label: "back to back", wait: () => new Promise((resolve) => setImmediate(resolve)) },
+  { label: "back to back", wait: () => nextTurn() },
   { label: "sleep 1 ms", wait: () => sleep(1) },
   { label: "sleep 5 ms", wait: () => sleep(5) },
   { label: "sleep 20 ms", wait: () => sleep(20) },
   {
     label: "spin 20 ms",
     wait: async () => {
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       spin(20);
     },
   },
