@@ -18,6 +18,7 @@ import { FUEL, FuelMeter } from "./fuel";
 import { contextPointer, runtimePointer } from "./layout";
 import { LogCollector } from "./logs";
 import { buildPrelude, type PreludeExtension } from "./prelude";
+import { encodeSource, evalStrictGlobal, type EncodedSource } from "./utf8-eval";
 
 /** An async capability the host lends to a hook (request hooks, plugins). */
 export type HostCall = (input: Json) => Promise<Json>;
@@ -34,12 +35,12 @@ export type Phase = "module" | "call";
 
 type ApiArg = string | number | boolean | QuickJSHandle;
 
-const preludeCache = new Map<string, string>();
-function preludeFor(extensions: readonly PreludeExtension[]): string {
+const preludeCache = new Map<string, EncodedSource>();
+function preludeFor(extensions: readonly PreludeExtension[]): EncodedSource {
   const key = extensions.map((e) => e.name).join("+");
   let source = preludeCache.get(key);
   if (source === undefined) {
-    source = buildPrelude(extensions);
+    source = encodeSource(buildPrelude(extensions));
     preludeCache.set(key, source);
   }
   return source;
@@ -105,10 +106,7 @@ export class Session {
 
   private installPrelude(options: SessionOptions): void {
     const ctx = this.context;
-    const evaluated = ctx.evalCode(preludeFor(options.extensions), "prelude.js", {
-      type: "global",
-      strict: true,
-    });
+    const evaluated = evalStrictGlobal(ctx, preludeFor(options.extensions), "prelude.js");
     if (evaluated.error) throw this.failureFrom(evaluated.error, "the sandbox prelude failed");
     const preludeFn = this.keep(evaluated.value);
     const host = this.keep(ctx.newObject());
