@@ -258,11 +258,23 @@ export class Session {
   }
 
   /**
-   * Rehearses the call path on sample input between phases, so uncharged
-   * (see api.rehearse): the call then meets no first-use costs.
+   * Rehearses a call between phases, so uncharged: the prelude's stand-in for
+   * the hook (api.invoke with a null path) is called on `sample` through the
+   * crossings a call makes, and what it returns is serialised and dropped.
+   * The call then meets no first-use costs on those paths. What the
+   * serialisation says is ignored: a top level that vandalised prototypes
+   * fails its call, not its module phase, as without a rehearsal.
    */
   rehearse(builder: string, sample: Json): void {
-    this.callApi("rehearse", [builder, JSON.stringify(sample)]).dispose();
+    const returned = this.callApi("invoke", ["null", builder, JSON.stringify(sample), 0]);
+    try {
+      this.context.getPromiseState(returned);
+      this.callApiText("serialize", [returned, "rehearsal", LIMITS.outputBytes]);
+    } finally {
+      returned.dispose();
+    }
+    // Takes back what the serialisation leased, as the end of a phase does.
+    this.callApi("endPhase", []).dispose();
   }
 
   /** Runs the compiled module's top level. */

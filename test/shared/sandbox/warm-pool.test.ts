@@ -220,6 +220,20 @@ describe("isolation of pre-warmed sessions", () => {
     expect(sandbox.poolStats()?.hits).toBeGreaterThan(0);
   });
 
+  it("a top level that vandalises prototypes still warms, and its calls fail as fresh ones do", async () => {
+    const vandal = moduleCode(`
+      Object.prototype.toJSON = () => "planted";
+      return { default: defineToolAdapter({ apiVersion: "rayrun.hooks/v1",
+        before({ arguments: args }) { return { action: "continue", arguments: args }; } }) };
+    `);
+    await sandbox.warmAdapter(vandal);
+    expect(sandbox.poolStats()?.warm).toBeGreaterThan(0);
+    const warm = await warmCall(sandbox, vandal, "before", { arguments: { q: "x" } });
+    const cold = await call(fresh, vandal, "before", { arguments: { q: "x" } });
+    expect(failureOf(warm)).toEqual(failure("hook_invalid_return", /toJSON/));
+    expect(comparable(warm)).toEqual(comparable(cold));
+  });
+
   it("a hostile code's pooled sessions do not affect other codes' calls", async () => {
     await sandbox.warmAdapter(hostile);
     await sandbox.warmAdapter(SEED_ADAPTER);
