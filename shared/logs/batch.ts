@@ -13,7 +13,7 @@ import { hookRuns } from "../db/schema";
 export type RunRow = typeof hookRuns.$inferInsert;
 
 export interface BatchOptions {
-  /** How long a batch gathers rows before its write starts; 0 writes on the next turn of the event loop. */
+  /** How long a batch gathers rows before its write starts; 0 writes on a later turn of the event loop. */
   delayMs: number;
   /** A batch with this many rows is written at once. */
   maxRows: number;
@@ -25,8 +25,13 @@ export interface BatchOptions {
 export const LOG_BATCH_DELAY_MS = 200;
 export const LOG_BATCH_MAX_ROWS = 250;
 
+/** Makes a request's rows when its batch is written (a rejection is logged and drops only those rows). */
+export type RowSource = () => readonly RunRow[] | Promise<readonly RunRow[]>;
+
 interface Batch {
-  rows: RunRow[];
+  sources: { count: number; source: RowSource }[];
+  /** Rows the sources will make (each record is one row). */
+  count: number;
   /** Starts the write now (size trigger); the timer would start it otherwise. */
   release: () => void;
   written: Promise<void>;
@@ -81,26 +86,54 @@ export class RunBatcher {
 
   /** Queues rows for `db`; the returned promise resolves once they are written or their failure is logged. */
   add(db: D1Database, rows: readonly RunRow[], delayMs: number = this.options.delayMs): Promise<void> {
+    return this.addLater(db, rows.length, () => rows, delayMs);
+  }
+
+  /**
+   * Queues `count` rows that `source` makes only when the batch is written,
+   * so a response path pays for neither building them nor a timer of its own
+   * (the batch's one timer serves every request in it).
+   */
+  addLater(
+    db: D1Database,
+    count: number,
+    source: RowSource,
+    delayMs: number = this.options.delayMs,
+  ): Promise<void> {
     let batch = this.open.get(db);
     if (batch === undefined) {
       batch = this.start(db, delayMs);
       this.open.set(db, batch);
     }
-    batch.rows.push(...rows);
-    if (batch.rows.length >= this.options.maxRows) batch.release();
+    batch.sources.push({ count, source });
+    batch.count += count;
+    if (batch.count >= this.options.maxRows) batch.release();
     return batch.written;
   }
 
   private start(db: D1Database, delayMs: number): Batch {
     const { promise: released, resolve: release } = Promise.withResolvers<void>();
-    setTimeout(release, delayMs);
+    // At least 1 ms: a timer that is due at once can run before the response
+    // that queued the rows has been handed over (see later-turn.ts).
+    setTimeout(release, Math.max(1, delayMs));
     const batch: Batch = {
-      rows: [],
+      sources: [],
+      count: 0,
       release,
-      written: released.then(() => {
+      written: released.then(async () => {
         // Rows added from here on open the next batch.
         if (this.open.get(db) === batch) this.open.delete(db);
-        return writeBatch(db, batch.rows, this.options);
+        const made = await Promise.all(
+          batch.sources.map(async ({ count, source }) => {
+            try {
+              return await source();
+            } catch (error) {
+              logFailure(count, error);
+              return [];
+            }
+          }),
+        );
+        return writeBatch(db, made.flat(), this.options);
       }),
     };
     return batch;

@@ -4,7 +4,6 @@ import { getTableColumns } from "drizzle-orm";
 import type { DetailPolicy } from "../config/schema";
 import { hookRuns } from "../db/schema";
 import { newId } from "../ids";
-import { laterTurn } from "../later-turn";
 import { insertRows, LOG_BATCH_DELAY_MS, LOG_BATCH_MAX_ROWS, RunBatcher, type RunRow } from "./batch";
 import { boundDetails } from "./details";
 import type { RunDetails, RunRecord } from "./types";
@@ -97,9 +96,11 @@ function batchDelay(env: { LOG_BATCH_MS?: string }): number {
 }
 
 /**
- * Records runs after the response: the rows join the isolate's open batch
- * (batch.ts), whose write is held in `ctx.waitUntil`; a failure is logged
- * there, never thrown to the caller.
+ * Records runs after the response: the records join the isolate's open batch
+ * (batch.ts), whose write is held in `ctx.waitUntil`; their rows (ids, times,
+ * bounded details) and any settings read are made when the batch is written,
+ * so the response path only queues them. A failure is logged there, never
+ * thrown to the caller.
  */
 export function deferRuns(
   ctx: Pick<ExecutionContext, "waitUntil">,
@@ -109,15 +110,6 @@ export function deferRuns(
   capture: CaptureSettings | (() => Promise<CaptureSettings>),
 ): void {
   if (records.length === 0) return;
-  // A later turn of the event loop: the rows (ids, times, bounded details) and
-  // any settings read are built once the response has been handed over, not
-  // in the microtasks that run before it is.
-  const write = laterTurn()
-    .then(() => (typeof capture === "function" ? capture() : capture))
-    .then((settings) => batcher.add(env.DB, toRows(records, settings), batchDelay(env)));
-  ctx.waitUntil(
-    write.catch((error: unknown) => {
-      console.error("hook-run log write failed", { records: records.length, error: String(error) });
-    }),
-  );
+  const rows = async () => toRows(records, typeof capture === "function" ? await capture() : capture);
+  ctx.waitUntil(batcher.addLater(env.DB, records.length, rows, batchDelay(env)));
 }

@@ -43,6 +43,48 @@ describe("RunBatcher", () => {
     expect(await requestIds(ws)).toEqual(["early", "late"]);
   });
 
+  it("rows queued for later are made only when their batch is written", async () => {
+    const ws = (await createWorkspace()).uid;
+    const batcher = new RunBatcher({ delayMs: 300, maxRows: 100, rowsPerInsert: ROWS_PER_INSERT });
+    let made = 0;
+    const written = batcher.addLater(env.DB, 1, () => {
+      made++;
+      return rowsFor(ws, "lazy");
+    });
+    await scheduler.wait(5);
+    expect(made).toBe(0);
+    await written;
+    expect(made).toBe(1);
+    expect(await requestIds(ws)).toEqual(["lazy"]);
+  });
+
+  it("a source that fails loses only its own rows, and says how many", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const ws = (await createWorkspace()).uid;
+      const batcher = new RunBatcher({ delayMs: 0, maxRows: 100, rowsPerInsert: ROWS_PER_INSERT });
+      await Promise.all([
+        batcher.add(env.DB, rowsFor(ws, "kept")),
+        batcher.addLater(env.DB, 3, () => Promise.reject(new Error("settings read failed"))),
+      ]);
+      expect(await requestIds(ws)).toEqual(["kept"]);
+      expect(errors).toHaveBeenCalledWith(
+        "hook-run log write failed",
+        expect.objectContaining({ records: 3 }),
+      );
+    } finally {
+      errors.mockRestore();
+    }
+  });
+
+  it("queued counts close a batch by size before any row is made", async () => {
+    const ws = (await createWorkspace()).uid;
+    const batcher = new RunBatcher({ delayMs: 600_000, maxRows: 2, rowsPerInsert: ROWS_PER_INSERT });
+    const first = batcher.addLater(env.DB, 1, () => rowsFor(ws, "x"));
+    await Promise.all([first, batcher.addLater(env.DB, 1, () => rowsFor(ws, "y"))]);
+    expect(await requestIds(ws)).toEqual(["x", "y"]);
+  });
+
   it("a workspace whose rows cannot be stored does not cost another workspace its rows", async () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
