@@ -54,86 +54,120 @@ const prototypeTampering = () => {
 // bound of the JSON length so oversized values stop early), then the captured
 // native JSON.stringify; toJSON can only come from tampered prototypes, which
 // are checked, and objects that pass the walk have no function values.
+// The walk's state lives here rather than in closures made per call (a
+// quarter of a small value's serialisation); a getter the walk reads may log,
+// which serialises again, so a serialisation inside a walk saves and restores it.
+let walkSize = 0;
+let walkMax = 0;
+let walkLabel = "";
+const walkFail = (depth, what) => {
+  failure = pathText(walkLabel, depth) + " " + what;
+  throw FAIL;
+};
+// Anything but a string, finite number, boolean, null or object.
+const walkNonJson = (item, depth) => {
+  if (typeof item === "number") walkFail(depth, "is " + toStr(item) + ", which is not JSON");
+  walkFail(depth, "is " + (typeof item === "undefined" ? "undefined" : "a " + typeof item) + ", which is not JSON");
+};
+// An object (not null): its primitives inline (a call per element would
+// dominate the walk), each adding a lower bound of its JSON length.
+const walkObject = (item, depth) => {
+  if (depth >= MAX_DEPTH) walkFail(depth, "nests deeper than " + MAX_DEPTH + " levels");
+  for (let i = 0; i < depth; i++) if (pathValues[i] === item) walkFail(depth, "is a circular reference");
+  pathValues[depth] = item;
+  charge(1);
+  let size = walkSize;
+  if (isArray(item)) {
+    const length = item.length;
+    size += length + 1;
+    if (size > walkMax) throw TOO_LARGE;
+    for (let i = 0; i < length; i++) {
+      const element = item[i];
+      const type = typeof element;
+      if (type === "string") size += element.length + 2;
+      else if (type === "number" && element - element === 0) size += 1;
+      else if (type === "boolean" || element === null) size += 4;
+      else {
+        pathKeys[depth] = i;
+        if (element === undefined && !hasOwn(item, i)) walkFail(depth + 1, "is a hole in a sparse array");
+        walkSize = size;
+        if (type === "object") walkObject(element, depth + 1);
+        else walkNonJson(element, depth + 1);
+        size = walkSize;
+      }
+      if (size > walkMax) throw TOO_LARGE;
+    }
+  } else {
+    const proto = getProto(item);
+    if (proto !== ObjectProto && proto !== null) walkFail(depth, "is a " + kindOf(item) + ", not a plain object");
+    const keys = objKeys(item);
+    size += keys.length + 1;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      const element = item[key];
+      const type = typeof element;
+      size += key.length + 3;
+      if (type === "string") size += element.length + 2;
+      else if (type === "number" && element - element === 0) size += 1;
+      else if (type === "boolean" || element === null) size += 4;
+      else {
+        pathKeys[depth] = key;
+        walkSize = size;
+        if (type === "object") walkObject(element, depth + 1);
+        else walkNonJson(element, depth + 1);
+        size = walkSize;
+      }
+      if (size > walkMax) throw TOO_LARGE;
+    }
+  }
+  walkSize = size;
+  pathValues[depth] = undefined;
+};
+let walking = false;
 const toJsonText = (value, label, maxChars) => {
   const tampering = prototypeTampering();
   if (tampering !== "") return "E" + label + " cannot be serialized because the hook " + tampering;
-  let size = 0;
-  const fail = (depth, what) => {
-    failure = pathText(label, depth) + " " + what;
-    throw FAIL;
-  };
-  const visit = (item, depth) => {
-    switch (typeof item) {
-      case "string":
-        size += item.length + 2;
-        if (size > maxChars) throw TOO_LARGE;
-        return;
-      case "number":
-        if (!isFiniteNumber(item)) fail(depth, "is " + toStr(item) + ", which is not JSON");
-        size += 1;
-        return;
-      case "boolean":
-        size += 4;
-        return;
-      case "object":
-        break;
-      default:
-        fail(depth, "is " + (typeof item === "undefined" ? "undefined" : "a " + typeof item) + ", which is not JSON");
+  const outerSize = walkSize;
+  const outerMax = walkMax;
+  const outerLabel = walkLabel;
+  // Only a getter run by a walk serialises inside one: then the outer walk's
+  // path (for its messages and cycle checks) is kept aside too.
+  const outerPath = walking ? [] : null;
+  if (outerPath !== null) {
+    for (let i = 0; i < MAX_DEPTH; i++) {
+      outerPath[i] = pathKeys[i];
+      outerPath[MAX_DEPTH + i] = pathValues[i];
     }
-    if (item === null) { size += 4; return; }
-    if (depth >= MAX_DEPTH) fail(depth, "nests deeper than " + MAX_DEPTH + " levels");
-    for (let i = 0; i < depth; i++) if (pathValues[i] === item) fail(depth, "is a circular reference");
-    pathValues[depth] = item;
-    charge(1);
-    if (isArray(item)) {
-      const length = item.length;
-      size += length + 1;
-      if (size > maxChars) throw TOO_LARGE;
-      for (let i = 0; i < length; i++) {
-        const element = item[i];
-        // Primitives inline (a call per element would dominate the walk),
-        // each adding a lower bound of its JSON length.
-        const type = typeof element;
-        if (type === "string") size += element.length + 2;
-        else if (type === "number" && element - element === 0) size += 1;
-        else if (type === "boolean" || element === null) size += 4;
-        else {
-          pathKeys[depth] = i;
-          if (element === undefined && !hasOwn(item, i)) fail(depth + 1, "is a hole in a sparse array");
-          visit(element, depth + 1);
-        }
-        if (size > maxChars) throw TOO_LARGE;
-      }
-    } else {
-      const proto = getProto(item);
-      if (proto !== ObjectProto && proto !== null) fail(depth, "is a " + kindOf(item) + ", not a plain object");
-      const keys = objKeys(item);
-      size += keys.length + 1;
-      for (let i = 0; i < keys.length; i++) {
-        const key = keys[i];
-        const element = item[key];
-        const type = typeof element;
-        size += key.length + 3;
-        if (type === "string") size += element.length + 2;
-        else if (type === "number" && element - element === 0) size += 1;
-        else if (type === "boolean" || element === null) size += 4;
-        else {
-          pathKeys[depth] = key;
-          visit(element, depth + 1);
-        }
-        if (size > maxChars) throw TOO_LARGE;
-      }
-    }
-    pathValues[depth] = undefined;
-  };
+  }
+  walking = true;
+  walkSize = 0;
+  walkMax = maxChars;
+  walkLabel = label;
   try {
-    visit(value, 0);
+    const type = typeof value;
+    if (type === "string") walkSize = value.length + 2;
+    else if (type === "number" && value - value === 0) walkSize = 1;
+    else if (type === "boolean" || value === null) walkSize = 4;
+    else if (type === "object") walkObject(value, 0);
+    else walkNonJson(value, 0);
+    if (walkSize > maxChars) throw TOO_LARGE;
   } catch (error) {
     // A walk that returns clears its own entries; one that throws leaves them.
     for (let i = 0; i < MAX_DEPTH; i++) pathValues[i] = undefined;
     if (error === FAIL) return "E" + failure;
     if (error === TOO_LARGE) return "L";
     throw error;
+  } finally {
+    walkSize = outerSize;
+    walkMax = outerMax;
+    walkLabel = outerLabel;
+    walking = outerPath !== null;
+    if (outerPath !== null) {
+      for (let i = 0; i < MAX_DEPTH; i++) {
+        pathKeys[i] = outerPath[i];
+        pathValues[i] = outerPath[MAX_DEPTH + i];
+      }
+    }
   }
   const text = jsonStringify(value);
   if (typeof text !== "string") return "E" + label + " is not JSON";

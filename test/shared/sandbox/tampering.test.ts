@@ -125,6 +125,48 @@ describe("prototype and global tampering", () => {
     await expectNextCallHealthy();
   });
 
+  it("a getter read while serialising may log data of its own without upsetting the outer serialisation", async () => {
+    const report = await runBefore(
+      beforeCode(
+        `const big = "x".repeat(40); return { action: "continue", arguments: { get a() { context.log.info("inside", { list: [1, [2, { deep: big }]] }); return "v"; }, b: [big, { c: big }] } };`,
+      ),
+    );
+    expect(okValue(report)).toEqual({
+      action: "continue",
+      arguments: { a: "v", b: ["x".repeat(40), { c: "x".repeat(40) }] },
+    });
+    // The walk and the native serialisation each read the getter once.
+    expect(report.logs.length).toBeGreaterThan(0);
+    for (const entry of report.logs)
+      expect(entry).toEqual({
+        level: "info",
+        message: "inside",
+        data: { list: [1, [2, { deep: "x".repeat(40) }]] },
+      });
+  });
+
+  it("a getter that logs a value the log refuses leaves the outer serialisation's verdict intact", async () => {
+    const report = await runBefore(
+      beforeCode(
+        `return { action: "continue", arguments: { get a() { try { context.log.info("inside", { f() {} }); } catch {} return "v"; }, b: undefined } };`,
+      ),
+    );
+    expect(failureOf(report)).toEqual(
+      failure("hook_invalid_return", /^before's return value\.arguments\.b is undefined/),
+    );
+  });
+
+  it("a getter that logs during the walk does not hide a cycle back to the outer value", async () => {
+    const report = await runBefore(
+      beforeCode(
+        `const inner = { get a() { context.log.info("inside", { y: 1 }); return 1; } }; const out = { action: "continue", arguments: inner }; inner.back = out; return out;`,
+      ),
+    );
+    expect(failureOf(report)).toEqual(
+      failure("hook_invalid_return", /^before's return value\.arguments\.back is a circular reference/),
+    );
+  });
+
   it("a Proxy as the return value cannot smuggle non-JSON past validation", async () => {
     const report = await runBefore(
       beforeCode(
