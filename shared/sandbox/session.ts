@@ -15,6 +15,7 @@ import { nearMemoryCap, type Engine } from "./engine";
 import { randomState } from "./seed";
 import { fail, SandboxFailure } from "./failure";
 import { FUEL, FuelMeter } from "./fuel";
+import { DirectCalls } from "./direct-call";
 import { contextPointer, runtimePointer } from "./layout";
 import { LogCollector } from "./logs";
 import { buildPrelude, type PreludeExtension } from "./prelude";
@@ -54,6 +55,8 @@ export class Session {
   private readonly deferreds = new Set<QuickJSDeferredPromise>();
   private readonly inflight = new Set<Promise<void>>();
   private api: QuickJSHandle | undefined;
+  /** Calls without the library's per-call objects (direct-call.ts); null falls back to its API. */
+  private readonly direct: DirectCalls | null;
   private closed = false;
   private hostCalls: Readonly<Record<string, HostCall>> | undefined;
   private phase: Phase = "call";
@@ -74,6 +77,7 @@ export class Session {
     this.budget = fuel;
     this.callBudget = fuel;
     this.meter = new FuelMeter(fuel, engine, contextPointer(context), runtimePointer(runtime));
+    this.direct = DirectCalls.for(context);
   }
 
   static open(engine: Engine, options: SessionOptions): Session {
@@ -194,15 +198,25 @@ export class Session {
     return fn;
   }
 
-  /** Calls an api helper; the caller owns the returned handle. */
-  private callApi(name: string, args: readonly ApiArg[]): QuickJSHandle {
-    const ctx = this.context;
+  /** The api helper `name`, once the phase it runs in has started. */
+  private apiCallee(name: string): QuickJSHandle {
     const api = this.api;
     if (!api) throw new Error("sandbox session has no prelude");
     if (name !== "invoke") this.startPhase();
+    return this.apiFunction(api, name);
+  }
+
+  /** Calls an api helper; the caller owns the returned handle. */
+  private callApi(name: string, args: readonly ApiArg[]): QuickJSHandle {
+    const fn = this.apiCallee(name);
+    if (this.direct !== null) {
+      const result = this.direct.call(fn, args);
+      if (!result.ok) throw this.failureFrom(result.error);
+      return result.value;
+    }
+    const ctx = this.context;
     const owned: QuickJSHandle[] = [];
     try {
-      const fn = this.apiFunction(api, name);
       const handles = args.map((arg) => {
         if (typeof arg === "object") return arg;
         const handle =
@@ -225,6 +239,11 @@ export class Session {
   }
 
   callApiText(name: string, args: readonly ApiArg[]): string {
+    if (this.direct !== null) {
+      const result = this.direct.callText(this.apiCallee(name), args);
+      if (!result.ok) throw this.failureFrom(result.error);
+      return result.value;
+    }
     const handle = this.callApi(name, args);
     try {
       return this.context.getString(handle);

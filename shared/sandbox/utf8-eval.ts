@@ -2,46 +2,15 @@
 // bytes encoded once per isolate. `QuickJSContext.evalCode` encodes its
 // string with emscripten's JS loop on every call: for the ~34 KB prelude that
 // cost ~0.37 ms per session built in Node (~1 ms under workerd's profiler),
-// against ~4 µs to copy cached bytes. The library offers no way to pass bytes,
-// so this reaches its protected fields (as layout.ts does) and falls back to
+// against ~4 µs to copy cached bytes. The library offers no way to pass
+// bytes, so this uses its protected fields (ffi-access.ts) and falls back to
 // `evalCode` when they are not what this version has.
 import { EvalFlags, type QuickJSContext, type QuickJSHandle } from "quickjs-emscripten-core";
-
-interface RawContext {
-  ctx: { value: number };
-  module: { _malloc(bytes: number): number; _free(pointer: number): void; HEAPU8: Uint8Array };
-  ffi: {
-    QTS_Eval(
-      ctx: number,
-      code: number,
-      length: number,
-      filename: string,
-      detect: number,
-      flags: number,
-    ): number;
-    QTS_ResolveException(ctx: number, value: number): number;
-    QTS_FreeValuePointer(ctx: number, value: number): void;
-  };
-  memory: { heapValueHandle(pointer: number): QuickJSHandle };
-}
-
-function raw(context: QuickJSContext): RawContext | null {
-  const candidate = context as unknown as Partial<RawContext>;
-  const { ctx, module, ffi, memory } = candidate;
-  if (
-    typeof ctx?.value !== "number" ||
-    typeof module?._malloc !== "function" ||
-    !(module.HEAPU8 instanceof Uint8Array) ||
-    typeof ffi?.QTS_Eval !== "function" ||
-    typeof memory?.heapValueHandle !== "function"
-  )
-    return null;
-  return candidate as RawContext;
-}
+import { rawContext } from "./ffi-access";
 
 /** Whether `evalStrictGlobal` can pass bytes to this context (else it falls back to `evalCode`). */
 export function evaluatesBytes(context: QuickJSContext): boolean {
-  return raw(context) !== null;
+  return rawContext(context) !== null;
 }
 
 /** Source text with its UTF-8 bytes, encoded once. */
@@ -64,7 +33,7 @@ export function evalStrictGlobal(
   source: EncodedSource,
   filename: string,
 ): EvalResult {
-  const direct = raw(context);
+  const direct = rawContext(context);
   if (direct === null) return context.evalCode(source.text, filename, { type: "global", strict: true });
   const { ctx, module, ffi, memory } = direct;
   const length = source.bytes.length;
