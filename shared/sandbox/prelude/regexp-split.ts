@@ -26,17 +26,30 @@ for (let i = 0; i < flagNames.length; i++) {
 }
 const speciesGetter = getOwnDesc(RegExpCtor, Symbol.species).get;
 let matchMethod;
-// Descriptors inherit from Object.prototype: only own fields are read, so no getter planted there runs.
-const holds = (desc, field, expected) => desc !== undefined && hasOwn(desc, field) && desc[field] === expected;
+// Whether the owner has an own property of that key which is a data property
+// holding the expected value (field "value") or an accessor whose getter is
+// the expected one (field "get"). It makes no descriptor object (one per
+// watched property was most of a short split's cost): the own-property test
+// comes first, so the getter lookup stops at the owner and asks nothing
+// further up its chain, and the value is read only from an own data
+// property. No hook code runs.
+// Bound once here, from the originals, so a check makes no argument array.
+const functionProto = getProto(apply);
+const getterOf = apply(functionProto.bind, functionProto.call, [ObjectProto.__lookupGetter__]);
+const holds = (owner, key, field, expected) => {
+  if (!hasOwn(owner, key)) return false;
+  const getter = getterOf(owner, key);
+  return field === "get" ? getter === expected : getter === undefined && owner[key] === expected;
+};
 const unchanged = (rx) => {
   // The internal-slot check first: it runs no proxy trap, and then nothing below can.
   if (!isRegExp(rx) || getProto(rx) !== RP) return false;
   const own = ownKeys(rx);
   if (own.length !== 1 || own[0] !== "lastIndex") return false;
   for (let i = 0; i < splitWatch.length; i++) {
-    if (!holds(getOwnDesc(RP, splitWatch[i][0]), splitWatch[i][1], splitWatch[i][2])) return false;
+    if (!holds(RP, splitWatch[i][0], splitWatch[i][1], splitWatch[i][2])) return false;
   }
-  return holds(getOwnDesc(RegExpCtor, Symbol.species), "get", speciesGetter) && holds(getOwnDesc(RP, Symbol.match), "value", matchMethod);
+  return holds(RegExpCtor, Symbol.species, "get", speciesGetter) && holds(RP, Symbol.match, "value", matchMethod);
 };
 // Elements are defined, not assigned, so index setters planted on
 // Array.prototype cannot see them (as CreateDataProperty in the algorithm).

@@ -177,6 +177,40 @@ for (const field of ["value", "get", "set", "writable"])
     expect(out.arguments).toEqual({ parts: ["a", "b"], seen: [] });
   });
 
+  it("checking what changed asks no proxy planted further up RegExp.prototype's chain", async () => {
+    // flags now comes from the proxy's target: the language's algorithm reads it (a get trap);
+    // the check must only see that RegExp.prototype lost it, without asking the proxy.
+    const out = await observed(
+      `const base = Object.create(Object.prototype, { flags: Object.getOwnPropertyDescriptor(RegExp.prototype, "flags") });
+delete RegExp.prototype.flags;
+const traps = {};
+for (const trap of ["getOwnPropertyDescriptor", "get", "has", "ownKeys", "getPrototypeOf"])
+  traps[trap] = (...a) => { seen.push(trap + " " + String(typeof a[1] === "symbol" ? a[1].description : a[1])); return Reflect[trap](...a); };
+Object.setPrototypeOf(RegExp.prototype, new Proxy(base, traps));`,
+    );
+    expect(out.arguments.parts).toEqual(["a", "b"]);
+    expect(out.arguments.seen).toContain("get flags");
+    expect(out.arguments.seen.filter((entry) => !entry.startsWith("get "))).toEqual([]);
+  });
+
+  it("a watched getter moved up the chain is seen as changed, and the language's algorithm reads it there", async () => {
+    const out = await observed(
+      `const flags = Object.getOwnPropertyDescriptor(RegExp.prototype, "flags");
+delete RegExp.prototype.flags;
+const middle = Object.create(Object.prototype, { flags: { get() { seen.push("flags"); return flags.get.call(this); }, configurable: true } });
+Object.setPrototypeOf(RegExp.prototype, middle);`,
+    );
+    expect(out.arguments).toEqual({ parts: ["a", "b"], seen: ["flags"] });
+  });
+
+  it("a watched data property turned into a setter-only accessor is seen as changed", async () => {
+    const out = await observed(
+      `Object.defineProperty(RegExp.prototype, "exec", { set(v) { seen.push("set"); }, configurable: true });`,
+    );
+    // Without a callable exec the language's algorithm uses the built-in matcher: same parts, nothing run.
+    expect(out.arguments).toEqual({ parts: ["a", "b"], seen: [] });
+  });
+
   it("index setters planted on Array.prototype do not see the parts", async () => {
     const out = await observed(
       `Object.defineProperty(Array.prototype, "0", { set(v) { seen.push("set " + v); }, configurable: true });`,
