@@ -34,7 +34,6 @@
 // noisy machine move by milliseconds from run to run.
 // See DESIGN §7 "Benchmarks through the dev server": `wrangler dev` itself
 // adds a few ms per request, which is why (0) exists.
-import http from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -46,12 +45,10 @@ import {
   setUpWorkspace,
   type BenchService,
 } from "./gateway-setup";
+import { client, type Reply } from "./http-client";
+import { option } from "./options";
 import { differenceInterval, ms, shuffled, summarize, type Summary } from "./stats";
 
-function option(name: string, fallback: string): string {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 ? (process.argv[index + 1] ?? fallback) : fallback;
-}
 const requests = Number(option("requests", "1000"));
 const warmup = Number(option("warmup", "150"));
 const port = Number(option("port", "8797"));
@@ -64,52 +61,6 @@ const pauseMs = Number(option("pause-ms", "30"));
  * adapter's own code.
  */
 const diag = process.argv.includes("--diag");
-
-interface Reply {
-  status: number;
-  body: string;
-}
-
-/** One keep-alive connection per origin, plain node:http (no client-side pooling noise). */
-function client(base: string) {
-  const url = new URL(base);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  return (
-    method: string,
-    path: string,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ): Promise<Reply> =>
-    new Promise((resolve, reject) => {
-      const payload = body === undefined ? undefined : JSON.stringify(body);
-      const req = http.request(
-        {
-          host: url.hostname,
-          port: url.port,
-          method,
-          path,
-          agent,
-          headers: {
-            ...(payload === undefined
-              ? {}
-              : { "content-type": "application/json", "content-length": Buffer.byteLength(payload) }),
-            ...headers,
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (chunk: Buffer) => chunks.push(chunk));
-          res.on("end", () =>
-            resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }),
-          );
-          res.on("error", reject);
-        },
-      );
-      req.on("error", reject);
-      if (payload !== undefined) req.write(payload);
-      req.end();
-    });
-}
 
 const MCP_HEADERS = { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
 const toolCall = (id: number, name: string, args: unknown) => ({

@@ -17,17 +17,14 @@ import { LIMITS } from "../shared/limits";
 import { createAdapterSandbox } from "../shared/sandbox/adapter";
 import type { Json } from "../shared/json";
 import type { ToolCallContext } from "../shared/sandbox/types";
-import { ADAPTER_2KB, beforeCode, CONTINUE, SEED_ADAPTER } from "../test/shared/sandbox/code";
+import { ADAPTER_2KB, BENCH_CONTEXT, beforeCode, CONTINUE, SEED_ADAPTER } from "../test/shared/sandbox/code";
 import { HOSTILE_CASES } from "../test/shared/sandbox/hostile-cases";
 import { coldStages } from "./cold-stages";
 import { nodeEngines } from "./node-engine";
+import { option } from "./options";
 import { sessionPhases } from "./session-phases";
 import { ms, summarize } from "./stats";
 
-function option(name: string, fallback: string): string {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 ? (process.argv[index + 1] ?? fallback) : fallback;
-}
 const runs = Number(option("runs", "10"));
 const normalRuns = Number(option("normal-runs", "300"));
 const filter = option("filter", "");
@@ -39,15 +36,7 @@ const coldRounds = Number(option("cold-rounds", "200"));
 const sandbox = createAdapterSandbox(nodeEngines, { pool: false });
 // Same engine, with the warm pool.
 const pooled = createAdapterSandbox(nodeEngines);
-const context: ToolCallContext = {
-  calledAt: "2026-03-04T05:06:07.089Z",
-  requestId: "req_bench",
-  workspaceUid: "ws_bench",
-  connectionId: "svc_bench",
-  toolUid: "tool_bench",
-  toolName: "search",
-  config: { prefix: "release: " },
-};
+const context: ToolCallContext = BENCH_CONTEXT;
 
 async function time(code: string, args: Json = {}) {
   const started = performance.now();

@@ -97,3 +97,14 @@ export const ADAPTER_2KB = moduleCode(`
     }),
   };
 `);
+
+/** The call context the benches run stages with (bench/sandbox.ts, dev/sandbox-bench). */
+export const BENCH_CONTEXT = {
+  calledAt: "2026-03-04T05:06:07.089Z",
+  requestId: "req_bench",
+  workspaceUid: "ws_bench",
+  connectionId: "svc_bench",
+  toolUid: "tool_bench",
+  toolName: "search",
+  config: { prefix: "release: " },
+};

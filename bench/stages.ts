@@ -1,0 +1,125 @@
+// Tool-adapter stages in workerd (Node driver, tsx), through `wrangler dev` on
+// loopback with the dev-only Worker in dev/sandbox-bench:
+//   npx tsx bench/stages.ts [--rounds N] [--pause-ms MS] [--port P]
+//
+// Each round, in a shuffled order, every case is sent once after the Worker's
+// warm pool was refilled and a pause (30 ms by default, as the gateway
+// bench's): an empty request (the baseline), then for each adapter and stage
+// one pooled stage, and four pooled stages back to back. A Worker's clock
+// stands still during CPU work, so stages are timed from here:
+//   one stage            = p50(one) − p50(empty): the first stage after the pause,
+//   each further stage   = (p50(four) − p50(one)) / 3: stages right after another.
+// Without the gateway's upstream and Durable Object round trips, this shows
+// what the stages themselves cost in workerd; a sandbox change is measured
+// by running it on both commits, alternately. Each request through wrangler's
+// proxy still varies by about a millisecond, so the intervals stay wide.
+import { spawn } from "node:child_process";
+import { setTimeout as sleep } from "node:timers/promises";
+import { client } from "./http-client";
+import { option } from "./options";
+import { differenceInterval, ms, shuffled, summarize } from "./stats";
+
+const rounds = Number(option("rounds", "300"));
+const pauseMs = Number(option("pause-ms", "30"));
+const port = Number(option("port", "8895"));
+const WARM_UP = 30;
+
+const CODES = ["trivial", "2kb"] as const;
+const STAGES = ["before", "after"] as const;
+
+async function main(): Promise<void> {
+  const server = spawn(
+    "npx",
+    [
+      "wrangler",
+      "dev",
+      "-c",
+      "dev/sandbox-bench/wrangler.jsonc",
+      "--port",
+      String(port),
+      "--inspector-port",
+      String(port + 1000),
+      "--ip",
+      "127.0.0.1",
+      "--show-interactive-dev-session=false",
+      "--log-level",
+      "warn",
+    ],
+    { stdio: "ignore", detached: true },
+  );
+  const stop = () => {
+    try {
+      if (server.pid) process.kill(-server.pid, "SIGTERM");
+    } catch {
+      // already gone
+    }
+  };
+  try {
+    const send = client(`http://127.0.0.1:${port}`);
+    for (let i = 0; ; i++) {
+      if (server.exitCode !== null) throw new Error(`wrangler dev exited with code ${server.exitCode}`);
+      if (i > 480) throw new Error("the bench Worker did not answer within 120 s");
+      const ready = await send("GET", "/").catch(() => null);
+      if (ready?.status === 200) break;
+      await sleep(250);
+    }
+    await run(send);
+  } finally {
+    stop();
+  }
+}
+
+async function run(send: ReturnType<typeof client>): Promise<void> {
+  type Case = { name: string; code?: (typeof CODES)[number]; path: string };
+  const cases: Case[] = [{ name: "empty", path: "/" }];
+  for (const code of CODES)
+    for (const stage of STAGES)
+      for (const n of [1, 4])
+        cases.push({
+          name: `${code} ${stage} ×${n}`,
+          code,
+          path: `/stages?code=${code}&stage=${stage}&n=${n}`,
+        });
+  const samples = new Map(cases.map((c) => [c.name, [] as number[]]));
+
+  for (let round = 0; round < WARM_UP + rounds; round++) {
+    for (const c of shuffled(cases)) {
+      if (c.code !== undefined) {
+        const warmed = await send("GET", `/warm?code=${c.code}`);
+        if (warmed.status !== 200) throw new Error(`warming ${c.code}: HTTP ${warmed.status} ${warmed.body}`);
+      }
+      await sleep(pauseMs);
+      const started = performance.now();
+      const reply = await send("GET", c.path);
+      const elapsed = performance.now() - started;
+      if (reply.status !== 200) throw new Error(`${c.name}: HTTP ${reply.status} ${reply.body}`);
+      if (c.code !== undefined && (JSON.parse(reply.body) as { misses: number }).misses !== 0)
+        throw new Error(`${c.name}: a stage ran without a warm session`);
+      if (round >= WARM_UP) samples.get(c.name)?.push(elapsed);
+    }
+  }
+
+  const of = (name: string) => samples.get(name) ?? [];
+  const empty = summarize(of("empty"));
+  console.log(
+    `${rounds} rounds (+${WARM_UP} warm-up), every case once per round in a shuffled order, ${pauseMs} ms pause before each`,
+  );
+  console.log(`empty request p50 ${ms(empty.p50)} ms, p90 ${ms(empty.p90)} ms\n`);
+  console.log(
+    `${"adapter, stage".padEnd(20)} ${"one stage p50 ms".padStart(17)} ${"95% interval".padStart(16)} ${"p90".padStart(7)} ${"each further p50".padStart(17)}`,
+  );
+  for (const code of CODES) {
+    for (const stage of STAGES) {
+      const one = of(`${code} ${stage} ×1`);
+      const four = of(`${code} ${stage} ×4`);
+      const first = summarize(one);
+      const interval = differenceInterval(one, of("empty"), 50);
+      const further = (summarize(four).p50 - first.p50) / 3;
+      console.log(
+        `${`${code} ${stage}`.padEnd(20)} ${ms(first.p50 - empty.p50).padStart(17)} ${`${ms(interval.low)} … ${ms(interval.high)}`.padStart(16)} ${ms(first.p90 - empty.p90).padStart(7)} ${ms(further).padStart(17)}`,
+      );
+    }
+  }
+}
+
+await main();
