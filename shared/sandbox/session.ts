@@ -15,11 +15,10 @@ import { nearMemoryCap, type Engine } from "./engine";
 import { randomState } from "./seed";
 import { fail, SandboxFailure } from "./failure";
 import { FUEL, FuelMeter } from "./fuel";
-import { DirectCalls } from "./direct-call";
+import { DirectCalls, encodeSource, type DirectResult, type EncodedSource } from "./direct-call";
 import { contextPointer, runtimePointer } from "./layout";
 import { LogCollector } from "./logs";
 import { buildPrelude, type PreludeExtension } from "./prelude";
-import { encodeSource, evalStrictGlobal, type EncodedSource } from "./utf8-eval";
 
 /** An async capability the host lends to a hook (request hooks, plugins). */
 export type HostCall = (input: Json) => Promise<Json>;
@@ -110,8 +109,15 @@ export class Session {
 
   private installPrelude(options: SessionOptions): void {
     const ctx = this.context;
-    const evaluated = evalStrictGlobal(ctx, preludeFor(options.extensions), "prelude.js");
-    if (evaluated.error) throw this.failureFrom(evaluated.error, "the sandbox prelude failed");
+    const prelude = preludeFor(options.extensions);
+    let evaluated: DirectResult<QuickJSHandle>;
+    if (this.direct !== null) {
+      evaluated = this.direct.evalStrictGlobal(prelude, "prelude.js");
+    } else {
+      const result = ctx.evalCode(prelude.text, "prelude.js", { type: "global", strict: true });
+      evaluated = result.error ? { ok: false, error: result.error } : { ok: true, value: result.value };
+    }
+    if (!evaluated.ok) throw this.failureFrom(evaluated.error, "the sandbox prelude failed");
     const preludeFn = this.keep(evaluated.value);
     const host = this.keep(ctx.newObject());
     const define = (name: string, fn: (...args: QuickJSHandle[]) => QuickJSHandle) => {

@@ -1,10 +1,11 @@
-// Calls through raw pointers (shared/sandbox/direct-call.ts) pass and return
-// what the library's own API would, and fail closed when memory runs out.
+// Calls and evaluation through raw pointers (shared/sandbox/direct-call.ts)
+// pass and return what the library's own API would, and fail closed when
+// memory runs out.
 import { describe, expect, it } from "vitest";
 import wasmModule from "@jitl/quickjs-wasmfile-release-sync/wasm";
 import type { QuickJSContext } from "quickjs-emscripten-core";
 import { createEngineProvider } from "../../../shared/sandbox";
-import { DirectCalls } from "../../../shared/sandbox/direct-call";
+import { DirectCalls, encodeSource } from "../../../shared/sandbox/direct-call";
 import { SandboxFailure } from "../../../shared/sandbox/failure";
 import { LIMITS } from "../../../shared/limits";
 
@@ -28,6 +29,18 @@ async function withContext<T>(use: (context: QuickJSContext, direct: DirectCalls
 const describeArgs = `(...args) => JSON.stringify(args.map((a) => [typeof a, typeof a === "object" ? a.tag : a]))`;
 
 describe("DirectCalls", () => {
+  it("this build of the library has the fields direct calls need (no silent fallback to its slower API)", async () => {
+    const engine = await engines.get();
+    const runtime = engine.module.newRuntime();
+    const context = runtime.newContext();
+    try {
+      expect(DirectCalls.for(context)).not.toBeNull();
+    } finally {
+      context.dispose();
+      runtime.dispose();
+    }
+  });
+
   it("passes strings, numbers, booleans and handles as the library's callFunction does", async () => {
     const text = 'héllo, 世界 🌍 \\u2028 "quoted"';
     const [direct, library] = await withContext((context, calls) => {
@@ -106,5 +119,56 @@ describe("DirectCalls", () => {
     expect(outcome.failure).toBeInstanceOf(SandboxFailure);
     expect((outcome.failure as SandboxFailure).error.code).toBe("hook_out_of_memory");
     expect(outcome.next).toBe(4);
+  });
+});
+
+describe("DirectCalls.evalStrictGlobal", () => {
+  it("evaluates multi-byte text as the same string evalCode sees", async () => {
+    const text = "héllo, 世界 🌍";
+    const value = await withContext((context, calls) => {
+      const result = calls.evalStrictGlobal(
+        encodeSource(`${JSON.stringify(text)} + "|" + "${text}".length`),
+        "t.js",
+      );
+      if (!result.ok) throw new Error(String(context.dump(result.error)));
+      return result.value.consume((handle) => context.getString(handle));
+    });
+    expect(value).toBe(`${text}|${text.length}`);
+  });
+
+  it("runs as strict global code", async () => {
+    const strict = await withContext((context, calls) => {
+      const result = calls.evalStrictGlobal(
+        encodeSource("(function () { return this === undefined; })()"),
+        "t.js",
+      );
+      if (!result.ok) throw new Error(String(context.dump(result.error)));
+      return result.value.consume((handle) => context.dump(handle) as unknown);
+    });
+    expect(strict).toBe(true);
+  });
+
+  it("returns a thrown error as the error handle, with the file name", async () => {
+    const error = await withContext((context, calls) => {
+      const result = calls.evalStrictGlobal(encodeSource("undeclared = 1;"), "named.js");
+      if (result.ok) throw new Error("expected an error");
+      return result.error.consume((handle) => context.dump(handle) as { name: string; stack: string });
+    });
+    expect(error.name).toBe("ReferenceError");
+    expect(error.stack).toContain("named.js");
+  });
+
+  it("reports a syntax error, and the next evaluation works", async () => {
+    const [first, second] = await withContext((context, calls) => {
+      const bad = calls.evalStrictGlobal(encodeSource("let = ;"), "bad.js");
+      const badName = bad.ok
+        ? null
+        : bad.error.consume((handle) => (context.dump(handle) as { name: string }).name);
+      const good = calls.evalStrictGlobal(encodeSource("1 + 1"), "good.js");
+      const goodValue = good.ok ? good.value.consume((handle) => context.getNumber(handle)) : null;
+      return [badName, goodValue];
+    });
+    expect(first).toBe("SyntaxError");
+    expect(second).toBe(2);
   });
 });
