@@ -10,6 +10,12 @@ export type ToolRow = typeof tools.$inferSelect;
 
 export const now = (): string => new Date().toISOString();
 
+/**
+ * The SQL condition for a service that still exists: not deleted, and not a
+ * legacy row kept only for hook history. Its tools are the callable ones.
+ */
+export const liveService = () => and(isNull(services.deletedAt), eq(services.legacy, false));
+
 /** A service of the workspace, deleted or not, or undefined. */
 export function findService(db: Database, workspaceUid: string, serviceUid: string) {
   return db
@@ -60,8 +66,7 @@ async function exposedTools(
     .where(
       and(
         eq(tools.workspaceUid, workspaceUid),
-        isNull(services.deletedAt),
-        eq(services.legacy, false),
+        liveService(),
         isNull(tools.removedAt),
         ne(services.uid, exceptService),
       ),

@@ -12,6 +12,7 @@ import { indexTools } from "../../../shared/services/refresh";
 import {
   findService,
   isUniqueViolation,
+  liveService,
   now,
   renameAround,
   toolsOfService,
@@ -167,9 +168,7 @@ export const serviceRoutes = new Hono<ApiEnv>()
       .where(
         and(
           eq(services.workspaceUid, ws),
-          deleted
-            ? or(isNotNull(services.deletedAt), eq(services.legacy, true))
-            : and(isNull(services.deletedAt), eq(services.legacy, false)),
+          deleted ? or(isNotNull(services.deletedAt), eq(services.legacy, true)) : liveService(),
           cursor ? lt(services.uid, cursor) : undefined,
         ),
       )

@@ -1,10 +1,10 @@
-import { and, desc, eq, isNull, lt } from "drizzle-orm";
+import { and, desc, eq, lt } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
 import { database, type Database } from "../../../shared/db/client";
 import { services, tools } from "../../../shared/db/schema";
 import { ProblemException } from "../../../shared/http/problem";
-import { findTool, now } from "../../../shared/services/store";
+import { findTool, liveService, now } from "../../../shared/services/store";
 import { toolView } from "../../../shared/services/views";
 import { requireScope } from "../middleware/auth";
 import { limitBody, optionalJsonBody } from "../middleware/json-body";
@@ -59,8 +59,7 @@ export const toolRoutes = new Hono<ApiEnv>()
       .where(
         and(
           eq(tools.workspaceUid, ws),
-          isNull(services.deletedAt),
-          eq(services.legacy, false),
+          liveService(),
           service === undefined ? undefined : eq(tools.serviceUid, service),
           cursor ? lt(tools.uid, cursor) : undefined,
         ),
