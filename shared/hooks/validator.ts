@@ -5,6 +5,7 @@ import { Validator, type Schema } from "@cfworker/json-schema";
 import { err, ok, type Result } from "../result";
 import { canonicalJson } from "./canonical-json";
 import { schemaDraft } from "./drafts";
+import { compileCheck } from "./quick-check";
 
 export interface ValidationIssue {
   /** JSON Pointer into the validated value ("" for the value itself). */
@@ -58,14 +59,18 @@ function buildValidator(schema: unknown): SchemaValidator {
     return failing("the schema is neither an object nor a boolean");
   }
   let inner: Validator;
+  const { draft } = schemaDraft(schema);
   try {
     // The library annotates schema objects while dereferencing; keep callers' objects untouched.
-    inner = new Validator(structuredClone(schema) as Schema | boolean, schemaDraft(schema).draft);
+    inner = new Validator(structuredClone(schema) as Schema | boolean, draft);
   } catch (error) {
     return failing(describe(error));
   }
+  // Says only "valid", for schemas within its subset; the library decides the rest (quick-check.ts).
+  const quick = compileCheck(schema, draft);
   return {
     validate(value) {
+      if (quick?.(value) === true) return ok(undefined);
       let result;
       try {
         result = inner.validate(value);
