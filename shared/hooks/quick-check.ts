@@ -81,6 +81,15 @@ function matchesType(type: string, kind: string, value: unknown): boolean {
 
 /** Compiles `schema` (draft `draft`), or null when it uses anything outside the subset. */
 export function compileCheck(schema: unknown, draft: SchemaDraft): Check | null {
+  try {
+    return compile(schema, draft);
+  } catch {
+    // A schema nested deeper than the stack: the library alone, as before.
+    return null;
+  }
+}
+
+function compile(schema: unknown, draft: SchemaDraft): Check | null {
   if (schema === true) return () => true;
   if (schema === false) return () => false;
   if (!isPlainObject(schema)) return null;
@@ -149,12 +158,12 @@ function compileObject(
   if (properties !== undefined && !isPlainObject(properties)) return null;
   const named: [string, Check][] = [];
   for (const [key, sub] of Object.entries(properties ?? {})) {
-    const check = compileCheck(sub, draft);
+    const check = compile(sub, draft);
     if (check === null) return null;
     named.push([key, check]);
   }
   const namedKeys = new Set(named.map(([key]) => key));
-  const extra = additionalProperties === undefined ? undefined : compileCheck(additionalProperties, draft);
+  const extra = additionalProperties === undefined ? undefined : compile(additionalProperties, draft);
   if (extra === null) return null;
   const keys = required ?? [];
   return (value) => {
@@ -190,7 +199,7 @@ function compileArray(
   if (uniqueItems !== undefined && uniqueItems !== false) return null;
   if (minItems !== undefined && !isCount(minItems)) return null;
   if (maxItems !== undefined && !isCount(maxItems)) return null;
-  const each = items === undefined ? undefined : Array.isArray(items) ? null : compileCheck(items, draft);
+  const each = items === undefined ? undefined : Array.isArray(items) ? null : compile(items, draft);
   if (each === null) return null;
   return (value) => {
     if (maxItems !== undefined && value.length > maxItems) return false;

@@ -5,7 +5,7 @@ import { Validator, type Schema } from "@cfworker/json-schema";
 import { err, ok, type Result } from "../result";
 import { canonicalJson } from "./canonical-json";
 import { schemaDraft } from "./drafts";
-import { compileCheck } from "./quick-check";
+import { compileCheck, type Check } from "./quick-check";
 
 export interface ValidationIssue {
   /** JSON Pointer into the validated value ("" for the value itself). */
@@ -70,7 +70,7 @@ function buildValidator(schema: unknown): SchemaValidator {
   const quick = compileCheck(schema, draft);
   return {
     validate(value) {
-      if (quick?.(value) === true) return ok(undefined);
+      if (quick !== null && quickSaysValid(quick, value)) return ok(undefined);
       let result;
       try {
         result = inner.validate(value);
@@ -87,6 +87,15 @@ function buildValidator(schema: unknown): SchemaValidator {
       });
     },
   };
+}
+
+/** False when the check cannot say (a value nested deeper than the stack): the library decides. */
+function quickSaysValid(quick: Check, value: unknown): boolean {
+  try {
+    return quick(value);
+  } catch {
+    return false;
+  }
 }
 
 function failing(message: string): SchemaValidator {

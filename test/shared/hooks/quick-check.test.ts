@@ -166,6 +166,12 @@ describe("compileCheck", () => {
     expect(compileCheck({ minimum: 1 }, "4")?.(1)).toBe(true);
   });
 
+  it("steps aside for a schema nested deeper than the stack", () => {
+    let deep: unknown = { type: "string" };
+    for (let i = 0; i < 200_000; i++) deep = { items: deep };
+    expect(compileCheck(deep, "2020-12")).toBeNull();
+  });
+
   it("never says valid for a value the library refuses to validate", () => {
     const check = compileCheck({}, "2020-12");
     expect(check?.(undefined)).toBe(false);
