@@ -28,7 +28,16 @@ const cache = new Map<string, SchemaValidator>();
  * needs no async hashing on the hot path; callers that already hold an
  * immutable id (a schema hash, a revision id) may pass it as `key` instead.
  */
-export function getValidator(schema: unknown, key: string = canonicalJson(schema)): SchemaValidator {
+export function getValidator(schema: unknown, given?: string): SchemaValidator {
+  let key = given;
+  if (key === undefined) {
+    try {
+      key = canonicalJson(schema);
+    } catch (error) {
+      // Nested deeper than the stack: such a schema fails every value, uncached.
+      return failing(describe(error));
+    }
+  }
   const cached = cache.get(key);
   if (cached !== undefined) {
     cache.delete(key);

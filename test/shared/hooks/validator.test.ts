@@ -73,4 +73,13 @@ describe("getValidator", () => {
     expect(JSON.stringify(schema)).toBe(before);
     expect(Object.getOwnPropertyNames(schema)).toEqual(["type", "properties"]);
   });
+
+  it("fails every value of a schema nested deeper than the stack, without throwing", () => {
+    let deep: unknown = { type: "string" };
+    for (let i = 0; i < 20_000; i++) deep = { items: deep };
+    const result = getValidator(deep).validate("x");
+    expect(result.ok).toBe(false);
+    expect(result.ok ? "" : result.error.errors[0]?.message).toMatch(/^schema error: /);
+    expect(validatorCacheSize()).toBe(0);
+  });
 });
