@@ -28,24 +28,24 @@ const cache = new Map<string, SchemaValidator>();
  * needs no async hashing on the hot path; callers that already hold an
  * immutable id (a schema hash, a revision id) may pass it as `key` instead.
  */
-export function getValidator(schema: unknown, given?: string): SchemaValidator {
-  let key = given;
-  if (key === undefined) {
+export function getValidator(schema: unknown, key?: string): SchemaValidator {
+  let cacheKey = key;
+  if (cacheKey === undefined) {
     try {
-      key = canonicalJson(schema);
+      cacheKey = canonicalJson(schema);
     } catch (error) {
       // Nested deeper than the stack: such a schema fails every value, uncached.
       return failing(describe(error));
     }
   }
-  const cached = cache.get(key);
+  const cached = cache.get(cacheKey);
   if (cached !== undefined) {
-    cache.delete(key);
-    cache.set(key, cached);
+    cache.delete(cacheKey);
+    cache.set(cacheKey, cached);
     return cached;
   }
   const validator = buildValidator(schema);
-  cache.set(key, validator);
+  cache.set(cacheKey, validator);
   if (cache.size > MAX_CACHED) {
     const oldest = cache.keys().next();
     if (!oldest.done) cache.delete(oldest.value);
