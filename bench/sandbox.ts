@@ -1,214 +1,303 @@
-// Sandbox bench (Node): times every hostile case and a normal adapter call
-// with the same sandbox code the Workers run (wasm loaded from node_modules),
-// and calibrates fuel units per millisecond of CPU.
+// Sandbox bench (Node): the same sandbox code the Workers run, with the wasm
+// loaded from node_modules.
 //
-//   npx tsx bench/sandbox.ts [--runs N] [--filter text] [--normal-runs N] [--warm-calls N] [--cold-rounds N]
-//                            [--only phases|warm|cold]
+//   npx tsx bench/sandbox.ts [--only calls|hostile|memory|park|fuel] [--calls N] [--runs N] [--filter text]
 //
-// The first table compares fresh and pre-warmed sessions (shared/sandbox/pool.ts)
-// per call on the critical path, interleaved call by call; the pool is refilled
-// between calls outside the timed span, as the gateway does in ctx.waitUntil.
-// The second splits a pre-warmed stage's cost by the time since the sandbox
-// last ran (cold-stages.ts).
+//  calls    per-call cost on the critical path, interleaved call by call: a
+//           stage restored from its code's memory image against the same stage
+//           in a runtime of its own (the fallback), and what a new code's first
+//           call costs (its image built);
+//  fuel     fuel of ordinary stages, and the calibration loops (units per ms);
+//  hostile  every hostile case with its outcome, time and fuel;
+//  memory   the bytes an isolate holds for images at 1, 32 and 256 codes;
+//  park     what awaiting a host call costs a hook (its state set aside and
+//           written back) against the same hook awaiting nothing.
 //
 // Node's clock advances during CPU work (unlike a deployed Worker's), so these
 // are CPU times of the sandbox itself on this machine.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { LIMITS } from "../shared/limits";
-import { createAdapterSandbox } from "../shared/sandbox/adapter";
 import type { Json } from "../shared/json";
-import type { ToolCallContext } from "../shared/sandbox/types";
-import { ADAPTER_2KB, BENCH_CONTEXT, beforeCode, CONTINUE, SEED_ADAPTER } from "../test/shared/sandbox/code";
-import { HOSTILE_CASES } from "../test/shared/sandbox/hostile-cases";
-import { coldStages } from "./cold-stages";
-import { nodeEngines } from "./node-engine";
+import { createAdapterSandbox } from "../shared/sandbox/adapter";
+import { createEngineProvider } from "../shared/sandbox/engine";
+import { runInvocation } from "../shared/sandbox/invocation";
+import type { AdapterStage, StageRequest } from "../shared/sandbox/types";
+import {
+  ADAPTER_2KB,
+  BENCH_CONTEXT,
+  beforeCode,
+  CONTINUE,
+  moduleCode,
+  SEED_ADAPTER,
+} from "../test/shared/sandbox/code";
+import { HOSTILE_CASES, hostileSource } from "../test/shared/sandbox/hostile-cases";
 import { option } from "./options";
-import { sessionPhases } from "./session-phases";
-import { ms, summarize } from "./stats";
+import { ms, shuffled, summarize } from "./stats";
 
-const runs = Number(option("runs", "10"));
-const normalRuns = Number(option("normal-runs", "300"));
-const filter = option("filter", "");
-const warmCalls = Number(option("warm-calls", "2000"));
+const require = createRequire(import.meta.url);
+const wasm = () =>
+  WebAssembly.compile(readFileSync(require.resolve("@jitl/quickjs-wasmfile-release-sync/wasm")));
+
 const only = option("only", "");
-const coldRounds = Number(option("cold-rounds", "200"));
+const callsPerRow = Number(option("calls", "2000"));
+const runs = Number(option("runs", "1"));
+const filter = option("filter", "");
 
-// Fresh sessions only, as before the pool existed.
-const sandbox = createAdapterSandbox(nodeEngines, { pool: false });
-// Same engine, with the warm pool.
-const pooled = createAdapterSandbox(nodeEngines);
-const context: ToolCallContext = BENCH_CONTEXT;
+const images = createEngineProvider(wasm);
+const ownRuntimes = createEngineProvider(wasm, { images: false });
+const imaged = createAdapterSandbox(images);
+const fresh = createAdapterSandbox(ownRuntimes);
 
-async function time(code: string, args: Json = {}) {
-  const started = performance.now();
-  const report = await sandbox.runAdapterStage({ code, stage: "before", context, arguments: args });
-  return { ms: performance.now() - started, report };
+type Input = Pick<StageRequest, "arguments" | "result">;
+const STAGES: { name: string; code: string; stage: AdapterStage; input: (i: number) => Input }[] = [
+  {
+    name: "seed before",
+    code: SEED_ADAPTER,
+    stage: "before",
+    input: (i) => ({ arguments: { query: `q${i}` } }),
+  },
+  {
+    name: "seed after",
+    code: SEED_ADAPTER,
+    stage: "after",
+    input: (i) => ({ result: { items: [{ id: i }], total: 1 } }),
+  },
+  {
+    name: "~2 KB before",
+    code: ADAPTER_2KB,
+    stage: "before",
+    input: (i) => ({ arguments: { query: `The Workers release ${i}`, limit: 5 } }),
+  },
+  {
+    name: "~2 KB after",
+    code: ADAPTER_2KB,
+    stage: "after",
+    input: (i) => ({
+      arguments: { query: "q" },
+      result: { items: [{ id: i, title: "t", url: "https://x", summary: "mail a@b.co about it" }], total: 1 },
+    }),
+  },
+];
+
+function request(code: string, stage: AdapterStage, input: Input, i: number): StageRequest {
+  return { code, stage, context: { ...BENCH_CONTEXT, requestId: `req_${i}` }, ...input };
 }
 
-// Loops whose cost is pure interpreter steps: the basis of the calibration.
-const CALIBRATION: Record<string, string> = {
-  "tight loop": `for (;;) {}`,
-  "counting loop": `let x = 0; for (let i = 0; ; i++) x += i;`,
-  "call loop": `const f = (x) => x + 1; let n = 0; for (;;) n = f(n);`,
-  "object churn": `for (let i = 0; ; i++) { const o = { i, s: "k" + (i & 7) }; o.s.length; }`,
+async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const started = performance.now();
+  const value = await work();
+  return { ms: performance.now() - started, value };
+}
+
+const row = (label: string, samples: number[], extra = "") => {
+  const s = summarize(samples);
+  console.log(
+    `${label.padEnd(34)} ${ms(s.p50).padStart(8)} ${ms(s.p90).padStart(8)} ${ms(s.p99).padStart(8)} ${ms(s.max).padStart(8)}  ${extra}`,
+  );
 };
+
+async function calls(): Promise<void> {
+  console.log(`one stage on the critical path, ${callsPerRow} calls per row, interleaved (ms)`);
+  console.log(
+    `${"stage / mode".padEnd(34)} ${"p50".padStart(8)} ${"p90".padStart(8)} ${"p99".padStart(8)} ${"max".padStart(8)}  fuel`,
+  );
+  for (const { name, code, stage, input } of STAGES) {
+    const samples = { image: [] as number[], own: [] as number[] };
+    const fuel = { image: 0, own: 0 };
+    for (let i = 0; i < callsPerRow + 100; i++) {
+      for (const mode of shuffled(["image", "own"] as const)) {
+        const sandbox = mode === "image" ? imaged : fresh;
+        const { ms: elapsed, value } = await timed(() =>
+          sandbox.runAdapterStage(request(code, stage, input(i), i)),
+        );
+        if (!value.outcome.ok) throw new Error(`${name} ${mode}: ${JSON.stringify(value.outcome.error)}`);
+        if (i < 100) continue; // warm-up
+        samples[mode].push(elapsed);
+        fuel[mode] = value.fuelUsed;
+      }
+    }
+    row(`${name}, from its image`, samples.image, fuel.image.toFixed(0));
+    row(`${name}, a runtime of its own`, samples.own, fuel.own.toFixed(0));
+    console.log(
+      `${"".padEnd(34)} ratio of p50s (own / image): ${(summarize(samples.own).p50 / summarize(samples.image).p50).toFixed(1)}×`,
+    );
+  }
+  const builds: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const code = ADAPTER_2KB.replace("MAX_RESULTS = 25", `MAX_RESULTS = ${25 + i}`);
+    builds.push(
+      (await timed(() => imaged.runAdapterStage(request(code, "before", { arguments: { query: "q" } }, i))))
+        .ms,
+    );
+  }
+  row("~2 KB before, a new code (image built)", builds);
+  console.log("");
+}
+
+const itemsOf = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    id: i,
+    title: `title ${i}`,
+    url: `https://x/${i}`,
+    summary: `mail a@b.co about ${i}`,
+  }));
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(0).padStart(6)} KiB`;
+
+async function fuelSection(): Promise<void> {
+  console.log("fuel of ordinary stages (units)");
+  for (const { name, code, stage, input } of STAGES) {
+    const report = await imaged.runAdapterStage(request(code, stage, input(1), 1));
+    console.log(`  ${name.padEnd(20)} ${report.fuelUsed.toFixed(1).padStart(10)}`);
+  }
+  for (const n of [25, 100, 200, 1000, 2000]) {
+    const report = await imaged.runAdapterStage(
+      request(
+        ADAPTER_2KB,
+        "after",
+        { arguments: { query: "q" }, result: { items: itemsOf(n), total: n } },
+        1,
+      ),
+    );
+    const json = JSON.stringify(itemsOf(n)).length;
+    console.log(
+      `  ~2 KB after, ${String(n).padStart(4)} items (${(json / 1024).toFixed(0).padStart(4)} KiB): ${report.outcome.ok ? "ok     " : report.outcome.error.code} ${report.fuelUsed.toFixed(0).padStart(8)}`,
+    );
+  }
+  const CALIBRATION: Record<string, string> = {
+    "tight loop": `for (;;) {}`,
+    "counting loop": `let x = 0; for (let i = 0; ; i++) x += i;`,
+    "call loop": `const f = (x) => x + 1; let n = 0; for (;;) n = f(n);`,
+    "object churn": `for (let i = 0; ; i++) { const o = { i, s: "k" + (i & 7) }; o.s.length; }`,
+  };
+  console.log("\ncalibration (pure interpreter work, each exhausts the budget)");
+  const rates: number[] = [];
+  for (const [name, body] of Object.entries(CALIBRATION)) {
+    const samples: number[] = [];
+    for (let r = 0; r < 3; r++)
+      samples.push(
+        (
+          await timed(() =>
+            imaged.runAdapterStage(request(beforeCode(`${body}\n${CONTINUE}`), "before", {}, r)),
+          )
+        ).ms,
+      );
+    const rate = LIMITS.fuelPerInvocation / summarize(samples).p50;
+    rates.push(rate);
+    console.log(
+      `  ${name.padEnd(20)} ${ms(summarize(samples).p50).padStart(8)} ms  ${rate.toFixed(0).padStart(8)} units/ms`,
+    );
+  }
+  const nominal = summarize(rates).p50;
+  console.log(
+    `=> ${LIMITS.fuelPerInvocation} units ≈ ${ms(LIMITS.fuelPerInvocation / nominal)} ms of ordinary work here\n`,
+  );
+}
+
+async function hostile(): Promise<void> {
+  console.log(`hostile cases (${runs} run${runs === 1 ? "" : "s"} each; time is the slowest run)`);
+  console.log(`${"case".padEnd(62)} ${"outcome".padEnd(22)} ${"max ms".padStart(8)} ${"fuel".padStart(9)}`);
+  let worst = { name: "", ms: 0 };
+  for (const hostileCase of HOSTILE_CASES) {
+    if (filter && !hostileCase.name.includes(filter)) continue;
+    const code = hostileSource(hostileCase);
+    let slowest = 0;
+    let outcome = "";
+    let fuelUsed = 0;
+    let armed = true;
+    for (let r = 0; r < runs; r++) {
+      const { ms: elapsed, value } = await timed(() =>
+        imaged.runAdapterStage({
+          code,
+          stage: "before",
+          context: BENCH_CONTEXT,
+          arguments: hostileCase.args ?? {},
+        }),
+      );
+      slowest = Math.max(slowest, elapsed);
+      outcome = value.outcome.ok ? "ok" : value.outcome.error.code;
+      fuelUsed = value.fuelUsed;
+      if (hostileCase.body.includes(`"armed"`)) armed = value.logs.some((entry) => entry.message === "armed");
+    }
+    const flags = `${outcome === hostileCase.code ? "" : `  (expected ${hostileCase.code}!)`}${armed ? "" : "  (stopped before its loop)"}`;
+    console.log(
+      `${hostileCase.name.slice(0, 62).padEnd(62)} ${outcome.padEnd(22)} ${ms(slowest).padStart(8)} ${fuelUsed.toFixed(0).padStart(9)}${flags}`,
+    );
+    if (slowest > worst.ms) worst = { name: hostileCase.name, ms: slowest };
+  }
+  console.log(`=> worst case: ${worst.name} (${ms(worst.ms)} ms)\n`);
+}
+
+async function memory(): Promise<void> {
+  console.log("bytes an isolate holds for images, by codes called (each code a distinct ~2 KB adapter)");
+  const engines = createEngineProvider(wasm);
+  const sandbox = createAdapterSandbox(engines);
+  const engine = await engines.get();
+  let called = 0;
+  for (const target of [1, 32, 256]) {
+    for (; called < target; called++) {
+      const code = ADAPTER_2KB.replace("MAX_RESULTS = 25", `MAX_RESULTS = ${25 + called}`);
+      const report = await sandbox.runAdapterStage(
+        request(code, "before", { arguments: { query: "q" } }, called),
+      );
+      if (!report.outcome.ok) throw new Error(JSON.stringify(report.outcome.error));
+    }
+    const stats = engine.images?.stats();
+    if (!stats) throw new Error("no images");
+    console.log(
+      `  ${String(target).padStart(3)} codes: code images ${kib(stats.imageBytes)} (${stats.codes} kept), whole copies of those in use ${kib(stats.expandedBytes)}, root and bases ${kib(stats.baseBytes)}; total ${kib(stats.imageBytes + stats.expandedBytes + stats.baseBytes)}; wasm memory ${kib(engine.memory.buffer.byteLength)}`,
+    );
+  }
+  console.log("");
+}
+
+async function park(): Promise<void> {
+  const extension = {
+    name: "bench-host-calls",
+    source: `builders.withHost = (args) => [{ input: args[0], fetchValue: (value) => callHost("echo", value) }];`,
+  };
+  const awaits = moduleCode(
+    `return { async transform({ input, fetchValue }) { const reply = await fetchValue(input); return { reply }; } };`,
+  );
+  const plain = moduleCode(`return { async transform({ input }) { return { reply: input }; } };`);
+  const run = (code: string, i: number) =>
+    runInvocation(
+      images,
+      { kind: "bench", code, extensions: [extension], prepare: () => undefined },
+      { nowMs: 0, seed: `s${i}`, hostCalls: { echo: async (value: Json) => value } },
+      (call) => call.invoke(["transform"], "withHost", [{ i }], "transform's return value"),
+    );
+  const samples = { awaits: [] as number[], plain: [] as number[] };
+  for (let i = 0; i < callsPerRow + 100; i++) {
+    for (const mode of shuffled(["awaits", "plain"] as const)) {
+      const { ms: elapsed, value } = await timed(() => run(mode === "awaits" ? awaits : plain, i));
+      if (!value.outcome.ok) throw new Error(JSON.stringify(value.outcome.error));
+      if (i >= 100) samples[mode].push(elapsed);
+    }
+  }
+  console.log(
+    `a hook that awaits one host call against the same hook awaiting nothing, ${callsPerRow} calls each, interleaved (ms)`,
+  );
+  row("awaits a host call (parked, resumed)", samples.awaits);
+  row("awaits nothing", samples.plain);
+  console.log(
+    `=> setting the state aside and writing it back: ${ms(summarize(samples.awaits).p50 - summarize(samples.plain).p50)} ms at p50\n`,
+  );
+}
 
 async function main(): Promise<void> {
   const started = performance.now();
-  await nodeEngines.get();
-  console.log(`engine start-up (compile + instantiate + probe): ${ms(performance.now() - started)} ms`);
-  const layout = (await nodeEngines.get()).layout;
-  console.log(`layout: ${JSON.stringify(layout)}`);
-  console.log(`budget: ${LIMITS.fuelPerInvocation} fuel units, runs per case: ${runs}\n`);
-
-  // Warm up the JIT so the first cases are not penalised.
-  for (let i = 0; i < 20; i++) await time(SEED_ADAPTER, { query: "warm" });
-
-  if (only === "cold") return coldStages(coldRounds, context);
-  await sessionPhases(300);
-  if (only === "phases") return;
-  await freshVersusWarm();
-  if (only === "warm") return;
-  await coldStages(coldRounds, context);
-
-  const normal: number[] = [];
-  let normalFuel = 0;
-  for (let i = 0; i < normalRuns; i++) {
-    const { ms: elapsed, report } = await time(SEED_ADAPTER, { query: "q" + i });
-    if (!report.outcome.ok) throw new Error("seed adapter failed: " + JSON.stringify(report.outcome));
-    normal.push(elapsed);
-    normalFuel = report.fuelUsed;
-  }
-  const n = summarize(normal);
+  const engine = await images.get();
   console.log(
-    `normal adapter call (fresh runtime + context + prelude, seed 000 before): p50 ${ms(n.p50)} ms  p99 ${ms(n.p99)} ms  max ${ms(n.max)} ms  fuel ${normalFuel.toFixed(0)}\n`,
+    `engine start-up (compile + instantiate + probes + root image): ${ms(performance.now() - started)} ms`,
   );
-
-  const header = `${"case".padEnd(44)} ${"code".padEnd(22)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)} ${"fuel".padStart(9)} ${"units/ms".padStart(9)}`;
-  console.log("calibration (pure interpreter work, each exhausts the budget)");
-  console.log(header);
-  const rates: number[] = [];
-  for (const [name, body] of Object.entries(CALIBRATION)) {
-    const row = await measure(name, beforeCode(`${body}\n${CONTINUE}`));
-    rates.push(row.unitsPerMs);
-  }
-  const nominal = summarize(rates).p50;
-  const conservative = Math.min(...rates);
-  console.log(
-    `\n=> nominal calibration: ${nominal.toFixed(0)} fuel units per ms of CPU (median of the loops above)`,
-  );
-  console.log(
-    `=> conservative: ${conservative.toFixed(0)} units/ms (allocation-heavy loop bodies are slowest per unit)`,
-  );
-  console.log(
-    `=> ${LIMITS.fuelPerInvocation} units ≈ ${ms(LIMITS.fuelPerInvocation / nominal)} ms nominal, ${ms(LIMITS.fuelPerInvocation / conservative)} ms conservative`,
-  );
-  console.log(
-    `=> 5000 ms ≈ ${Math.round(5000 * conservative)} units (conservative) … ${Math.round(5000 * nominal)} units (nominal)\n`,
-  );
-
-  console.log("hostile cases");
-  console.log(header);
-  let worst = { name: "", max: 0 };
-  for (const hostile of HOSTILE_CASES) {
-    if (filter && !hostile.name.includes(filter)) continue;
-    let code = beforeCode(`${hostile.body}\n${CONTINUE}`);
-    if (hostile.async) code = code.replace("before(", "async before(");
-    const row = await measure(hostile.name, code, hostile.code);
-    if (row.max > worst.max) worst = { name: hostile.name, max: row.max };
-  }
-  console.log(`\n=> worst hostile case: ${worst.name} (max ${ms(worst.max)} ms)`);
-}
-
-type StageCall = Parameters<typeof sandbox.runAdapterStage>[0];
-
-function check(label: string, report: Awaited<ReturnType<typeof sandbox.runAdapterStage>>): void {
-  if (!report.outcome.ok) throw new Error(`${label} failed: ${JSON.stringify(report.outcome.error)}`);
-}
-
-/** Fresh vs warm per-call latency, interleaved call by call (order alternates). */
-async function freshVersusWarm(): Promise<void> {
-  const adapters = [
-    { name: "seed 000 adapter", code: SEED_ADAPTER, bytes: SEED_ADAPTER.length },
-    { name: "~2 KB adapter", code: ADAPTER_2KB, bytes: ADAPTER_2KB.length },
-  ];
-  const stages: { stage: "before" | "after"; input: (i: number) => Partial<StageCall> }[] = [
-    { stage: "before", input: (i) => ({ arguments: { query: "The Workers release " + i, limit: 5 } }) },
-    {
-      stage: "after",
-      input: (i) => ({
-        arguments: { query: "q" },
-        result: {
-          items: [{ id: i, title: "t", url: "https://x", summary: "mail a@b.co about it" }],
-          total: 1,
-        },
-      }),
-    },
-  ];
-  console.log(
-    `fresh vs pre-warmed single-use sessions: critical path per call, ${warmCalls} calls per row, interleaved`,
-  );
-  console.log(
-    `${"adapter / stage".padEnd(30)} ${"mode".padEnd(6)} ${"p50 ms".padStart(8)} ${"p90 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"max ms".padStart(8)}  fuel`,
-  );
-  for (const adapter of adapters) {
-    for (const { stage, input } of stages) {
-      const request = (i: number): StageCall => ({
-        code: adapter.code,
-        stage,
-        context: { ...context, requestId: `req_${i}` },
-        ...input(i),
-      });
-      const fresh: number[] = [];
-      const warm: number[] = [];
-      const fuel = { fresh: 0, warm: 0 };
-      const total = warmCalls + 100;
-      for (let i = 0; i < total; i++) {
-        // Refill outside the timed span (the gateway does it in ctx.waitUntil).
-        await pooled.warmAdapter(adapter.code);
-        const order = i % 2 === 0 ? ["fresh", "warm"] : ["warm", "fresh"];
-        for (const mode of order) {
-          const target = mode === "fresh" ? sandbox : pooled;
-          const started = performance.now();
-          const report = await target.runAdapterStage(request(i));
-          const elapsed = performance.now() - started;
-          check(`${adapter.name} ${stage} ${mode}`, report);
-          if (i < 100) continue; // warm-up, not counted
-          (mode === "fresh" ? fresh : warm).push(elapsed);
-          fuel[mode as "fresh" | "warm"] = report.fuelUsed;
-        }
-      }
-      for (const [mode, samples] of [
-        ["fresh", fresh],
-        ["warm", warm],
-      ] as const) {
-        const s = summarize(samples);
-        console.log(
-          `${`${adapter.name} (${adapter.bytes} B) ${stage}`.padEnd(30)} ${mode.padEnd(6)} ${ms(s.p50).padStart(8)} ${ms(s.p90).padStart(8)} ${ms(s.p99).padStart(8)} ${ms(s.max).padStart(8)}  ${fuel[mode].toFixed(0)}`,
-        );
-      }
-    }
-  }
-  const stats = pooled.poolStats();
-  console.log(`pool: ${JSON.stringify(stats)}\n`);
-}
-
-async function measure(name: string, code: string, expected?: string) {
-  const samples: number[] = [];
-  let fuel = 0;
-  let outcome = "";
-  for (let i = 0; i < runs; i++) {
-    const { ms: elapsed, report } = await time(code);
-    samples.push(elapsed);
-    fuel = report.fuelUsed;
-    outcome = report.outcome.ok ? "ok" : report.outcome.error.code;
-  }
-  const s = summarize(samples);
-  const unitsPerMs = fuel / s.p50;
-  const flag = expected && outcome !== expected ? `  (expected ${expected}!)` : "";
-  console.log(
-    `${name.slice(0, 44).padEnd(44)} ${outcome.padEnd(22)} ${ms(s.p50).padStart(8)} ${ms(s.p99).padStart(8)} ${ms(s.max).padStart(8)} ${fuel.toFixed(0).padStart(9)} ${unitsPerMs.toFixed(0).padStart(9)}${flag}`,
-  );
-  return { ...s, unitsPerMs };
+  console.log(`layout: ${JSON.stringify(engine.layout)}`);
+  console.log(`budget: ${LIMITS.fuelPerInvocation} units; memory images: ${engine.images !== null}\n`);
+  // Warm the JIT so the first rows are not penalised.
+  for (let i = 0; i < 50; i++)
+    await imaged.runAdapterStage(request(SEED_ADAPTER, "before", { arguments: { query: "w" } }, i));
+  const sections: Record<string, () => Promise<void>> = { calls, fuel: fuelSection, hostile, memory, park };
+  for (const [name, section] of Object.entries(sections)) if (only === "" || only === name) await section();
 }
 
 await main();

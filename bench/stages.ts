@@ -2,12 +2,12 @@
 // loopback with the dev-only Worker in dev/sandbox-bench:
 //   npx tsx bench/stages.ts [--rounds N] [--pause-ms MS] [--port P]
 //
-// Each round, in a shuffled order, every case is sent once after the Worker's
-// warm pool was refilled and a pause (30 ms by default, as the gateway
-// bench's): an empty request (the baseline), then for each adapter and stage
-// one pooled stage, and four pooled stages back to back. A Worker's clock
+// Each round, in a shuffled order, every case is sent once after a pause (30
+// ms by default, as the gateway bench's): an empty request (the baseline), then for each adapter and stage
+// one stage, and four stages back to back. A Worker's clock
 // stands still during CPU work, so stages are timed from here:
-//   one stage            = p50(one) − p50(empty): the first stage after the pause,
+//   one stage            = p50(one) − p50(empty): the first stage after the pause
+//                          (its image restored, the call run, what it grew zeroed),
 //   each further stage   = (p50(four) − p50(one)) / 3: stages right after another.
 // Without the gateway's upstream and Durable Object round trips, this shows
 // what the stages themselves cost in workerd; a sandbox change is measured
@@ -84,17 +84,11 @@ async function run(send: ReturnType<typeof client>): Promise<void> {
 
   for (let round = 0; round < WARM_UP + rounds; round++) {
     for (const c of shuffled(cases)) {
-      if (c.code !== undefined) {
-        const warmed = await send("GET", `/warm?code=${c.code}`);
-        if (warmed.status !== 200) throw new Error(`warming ${c.code}: HTTP ${warmed.status} ${warmed.body}`);
-      }
       await sleep(pauseMs);
       const started = performance.now();
       const reply = await send("GET", c.path);
       const elapsed = performance.now() - started;
       if (reply.status !== 200) throw new Error(`${c.name}: HTTP ${reply.status} ${reply.body}`);
-      if (c.code !== undefined && (JSON.parse(reply.body) as { misses: number }).misses !== 0)
-        throw new Error(`${c.name}: a stage ran without a warm session`);
       if (round >= WARM_UP) samples.get(c.name)?.push(elapsed);
     }
   }

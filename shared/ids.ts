@@ -9,13 +9,21 @@ function base32Time(ms: number): string {
   return out;
 }
 
+/** Ids made by this isolate, so ids of one millisecond sort in the order they were made. */
+let sequence = 0;
+const SEQUENCE_DIGITS = 4;
+
 /**
- * Identifier such as `ws_01k…`: a millisecond timestamp then 60 random bits, so ids
- * sort by creation time (cursors page by id) and never collide in practice.
+ * Identifier such as `ws_01k…`: a millisecond timestamp, a sequence number of
+ * this isolate (Workers' clocks stand still between I/O, so many ids share a
+ * millisecond) and 40 random bits, so ids sort by creation time (cursors page
+ * by id) and never collide in practice.
  */
 export function newId(prefix: string, now: number = Date.now()): string {
-  const random = crypto.getRandomValues(new Uint8Array(12));
+  sequence = (sequence + 1) % 32 ** SEQUENCE_DIGITS;
   let tail = "";
+  for (let i = SEQUENCE_DIGITS - 1; i >= 0; i--) tail += ALPHABET[Math.floor(sequence / 32 ** i) % 32];
+  const random = crypto.getRandomValues(new Uint8Array(8));
   for (const b of random) tail += ALPHABET[b & 31];
   return `${prefix}_${base32Time(now)}${tail}`;
 }

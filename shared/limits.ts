@@ -37,6 +37,18 @@ export const LIMITS = {
   fuelPerInvocation: 1_000_000,
   /** Hard cap of the QuickJS module's linear memory, shared by every call in an isolate. */
   sandboxMemoryBytes: 32 * MiB,
+  /**
+   * Memory images of compiled hook code kept in one isolate (each image is
+   * kept as its difference from the prelude it was built on, tens of KB).
+   * Past it the least recently used are dropped and rebuilt when called again.
+   */
+  sandboxImageBytes: 16 * MiB,
+  /**
+   * State set aside in one isolate by hooks awaiting a host call (a copy of
+   * each one's sandbox memory, ~0.5 MB for a small hook). A hook that would
+   * go over it fails with hook_out_of_memory instead of waiting.
+   */
+  sandboxParkedBytes: 16 * MiB,
   /** QuickJS heap limit of one invocation's runtime. */
   invocationMemoryBytes: 8 * MiB,
   /**

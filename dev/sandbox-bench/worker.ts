@@ -1,12 +1,11 @@
 // Dev-only Worker for `npm run bench:stages` (bench/stages.ts): runs tool-adapter
-// stages with the gateway's own sandbox (workerd's wasm, the warm pool), so
+// stages with the gateway's own sandbox (workerd's wasm, memory images), so
 // that their cost in workerd can be timed from outside; a Worker's clock
 // stands still during CPU work. The gateway bench times stages too, but
 // only inside whole tool calls, behind an upstream and a Durable Object.
 //   GET /                       answers at once (the baseline)
-//   GET /warm?code=C            refills C's warm sessions
 //   GET /stages?code=C&stage=S&n=N
-//                               runs N (1-4) pooled stages S of C, one after another
+//                               runs N (1-4) stages S of C, one after another
 import { createAdapterSandbox } from "../../shared/sandbox/adapter";
 import { workerdEngines } from "../../shared/sandbox/wasm-workerd";
 import { ADAPTER_2KB, adapterCode, BENCH_CONTEXT as context } from "../../test/shared/sandbox/code";
@@ -38,10 +37,6 @@ export default {
     if (url.pathname === "/") return new Response("ok");
     const code = CODES[url.searchParams.get("code") ?? ""];
     if (code === undefined) return new Response("unknown code", { status: 400 });
-    if (url.pathname === "/warm") {
-      await sandbox.warmAdapter(code);
-      return Response.json(sandbox.poolStats());
-    }
     if (url.pathname !== "/stages") return new Response("not found", { status: 404 });
     const stage = url.searchParams.get("stage") === "after" ? "after" : "before";
     const n = Math.max(1, Math.min(MAX_STAGES, Number(url.searchParams.get("n")) || 1));
@@ -49,6 +44,6 @@ export default {
       const report = await sandbox.runAdapterStage({ code, stage, context, ...input });
       if (!report.outcome.ok) return Response.json(report.outcome.error, { status: 500 });
     }
-    return Response.json(sandbox.poolStats());
+    return Response.json((await workerdEngines.get()).images?.stats() ?? null);
   },
 } satisfies ExportedHandler;

@@ -15,7 +15,7 @@ import type { WorkspaceConfig } from "../config/schema";
 import { loadDeployedFile } from "../files/deployed";
 import { exportPath } from "../files/exports";
 import { isJsonObject, type Json } from "../json";
-import { runAsyncModuleExport, type HostCall, type PreludeExtension } from "../sandbox";
+import { runModuleExport, type HostCall, type PreludeExtension } from "../sandbox";
 import { neutralToAnthropic } from "./anthropic";
 import { forwardToProvider } from "./forward";
 import { neutralToOpenai } from "./openai";
@@ -165,7 +165,7 @@ async function lambda(ctx: HostContext, input: Json): Promise<Json> {
   // CPU work is bounded by what is left of the hook's time, as fuel; its top
   // level gets the same budget.
   const fuel = Math.max(1, Math.floor((ctx.deadline - Date.now()) * FUEL_PER_MS));
-  const report = await runAsyncModuleExport({
+  const report = await runModuleExport({
     code: file.code,
     exportPath: exportPath("lib", reference.exportName),
     input: input.args ?? null,

@@ -16,7 +16,7 @@ import { loadDeployedFile } from "../files/deployed";
 import { exportPath } from "../files/exports";
 import { fileTarget } from "../lifecycle/target";
 import type { RunRecord } from "../logs";
-import { runAsyncModuleExport, type SandboxErrorCode } from "../sandbox";
+import { runModuleExport, type SandboxErrorCode } from "../sandbox";
 import type { LogEntry } from "../sandbox/types";
 import {
   FUEL_PER_MS,
@@ -115,7 +115,7 @@ export async function runRequestHook(
   // CPU work is bounded by fuel (Workers freeze clocks while code runs): the
   // top level and the call each get the budget of the whole timeout.
   const fuel = timeoutMs * FUEL_PER_MS;
-  const report = await runAsyncModuleExport({
+  const report = await runModuleExport({
     code: file.code,
     exportPath: exportPath("lib", exportName),
     input: { request: input.request, loop: { name: input.loop } },

@@ -23,7 +23,6 @@
 // they share in call-state.ts.
 import { decideAccess } from "../access";
 import { toolTarget } from "../lifecycle/target";
-import { warmAdapter } from "../sandbox";
 import { callPlugins } from "../plugins/call-plugins";
 import { openSecret } from "../secrets";
 import { runApprovedCall } from "./approved-call";
@@ -45,7 +44,6 @@ import { cachedPointers, rememberPointers } from "./pointer-cache";
 import { handlePluginToolCall } from "./plugin-tool-call";
 import { deferRecords, runRecord, type RecordScope } from "./records";
 import { refusal, type RefusalMeta } from "./results";
-import { loadRevision } from "./revision-cache";
 
 export async function handleToolCall(
   env: GatewayEnv,
@@ -101,12 +99,6 @@ async function handleWithCatalog(
   } finally {
     // A call re-run on a fresh catalog records only that run.
     if (answer?.kind !== "stale_catalog") deferRecords(ctx, env, state.scope, state.records);
-    // Refill the active adapter's pre-warmed sandboxes once the answer is ready (builds start on a later turn).
-    const activeId = cachedPointers(req.workspaceUid, target)?.active?.revisionId;
-    if (activeId)
-      ctx.waitUntil(
-        loadRevision(env, req.workspaceUid, target, activeId).then((r) => r && warmAdapter(r.adapter.code)),
-      );
   }
 }
 

@@ -23,7 +23,7 @@ import { LIMITS } from "../limits";
 import { FUEL_PER_MS, hostCallsFor, REQUEST_HOOK_EXTENSIONS } from "../llm/host-calls";
 import type { RunRecord } from "../logs/types";
 import {
-  runAsyncModuleExport,
+  runModuleExport,
   type HostCall,
   type InvocationReport,
   type ModuleReturn,
@@ -185,7 +185,7 @@ async function runOne(
   const hostCalls: Record<string, HostCall> = Object.fromEntries(
     Object.entries({ ...granted, ...input.hostCalls }).map(([name, call]) => [name, bounded(call)]),
   );
-  const run = runAsyncModuleExport({
+  const run = runModuleExport({
     code: plugin.code,
     exportPath: exportPath("plugin", hook),
     input: value,

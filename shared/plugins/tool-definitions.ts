@@ -7,7 +7,7 @@ import type { PluginToolDef } from "../deploy/revisions";
 import { validatePublicContract } from "../hooks";
 import type { RunRecord } from "../logs";
 import { NAMESPACE_EXTENSION } from "../llm/host-calls";
-import { runAsyncModuleExport } from "../sandbox";
+import { runModuleExport } from "../sandbox";
 import { isProtectedToolId, refusedToolId } from "./protected";
 import { pluginToolDefsExtension } from "./tool-sandbox";
 
@@ -89,7 +89,7 @@ export async function readPluginTools(
   indexed: ReadonlySet<string>,
   seed: string,
 ): Promise<PluginToolsRead> {
-  const report = await runAsyncModuleExport({
+  const report = await runModuleExport({
     code,
     exportPath: ["default", "tool"],
     input: {},

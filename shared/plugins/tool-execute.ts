@@ -8,7 +8,7 @@ import { getRevision, revisionTools, type PluginToolDef } from "../deploy/revisi
 import { fileTarget } from "../lifecycle/target";
 import { LIMITS } from "../limits";
 import { FUEL_PER_MS, NAMESPACE_EXTENSION } from "../llm/host-calls";
-import { runAsyncModuleExport } from "../sandbox";
+import { runModuleExport } from "../sandbox";
 import { withHook, type DeployedPlugin } from "./discovery";
 import { refusedToolId } from "./protected";
 import { pluginToolExecuteExtension } from "./tool-sandbox";
@@ -26,7 +26,7 @@ export async function runPluginTool(
   // The plugin bound as fuel (DESIGN §7 "Files and plugins"), for its top level and for
   // execute alike; execute gets no host calls, so nothing of it waits on a clock.
   const fuel = LIMITS.pluginHookTimeoutMs * FUEL_PER_MS;
-  const report = await runAsyncModuleExport({
+  const report = await runModuleExport({
     code: plugin.code,
     exportPath: ["default", "tool"],
     input: { id, args, context: { toolID: id, ...context } },

@@ -6,7 +6,7 @@
 //     `{ id, description, parameters }` (null when it is not an array);
 //   - pluginToolExecute takes `execute` of the definition matched by id from
 //     that sandbox's own single call of `tool()` and runs it with the args.
-// Both override the `json` builder (runAsyncModuleExport's): the input is kept
+// Both override the `json` builder (runModuleExport's): the input is kept
 // by the extension and `tool` is called with `{}` (seed 003).
 import type { PreludeExtension } from "../sandbox";
 

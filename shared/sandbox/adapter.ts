@@ -1,16 +1,16 @@
-// Tool adapters (seed 000) on top of the generic invocation core, with a pool
-// of pre-warmed single-use sessions per compiled code (pool.ts).
+// Tool adapters on top of the generic invocation core: one memory image per
+// compiled code (its top level run, its stages read and rehearsed), restored
+// before every stage call.
 import type { Json } from "../json";
 import { LIMITS } from "../limits";
 import { err, ok, type Result } from "../result";
-import type { Engine, EngineProvider } from "./engine";
+import type { Call } from "./call";
+import type { EngineProvider } from "./engine";
 import { fail } from "./failure";
 import { FUEL } from "./fuel";
-import { moduleFailureReport, prepareModule, runPrepared, type PreparedSession } from "./invocation";
+import { inspectInvocation, runInvocation, type ModuleSpec } from "./invocation";
 import { validateAfter, validateBefore } from "./outcome";
-import { WarmPool, type PoolOptions, type PoolStats } from "./pool";
 import { adapterExtension } from "./prelude";
-import type { Session } from "./session";
 import type {
   AdapterDefinition,
   AdapterStage,
@@ -22,7 +22,7 @@ import type {
 } from "./types";
 
 const EXTENSIONS = [adapterExtension];
-/** A stage input of the usual shape, for rehearsals (Session.rehearse). */
+/** A stage input of the usual shape, for rehearsals (Call.rehearse). */
 const REHEARSAL: { builder: string; sample: Json } = {
   builder: "adapterStage",
   sample: {
@@ -49,126 +49,70 @@ interface InspectRecord {
   stages: AdapterStage[];
 }
 
-function readAdapter(session: Session, withContract: boolean): InspectRecord {
-  if (withContract) session.meter.extend(PUBLIC_CONTRACT_BYTES * FUEL.outputAllowancePerByte);
-  const text = session.callApiText("inspectAdapter", [withContract ? PUBLIC_CONTRACT_BYTES : -1]);
+function readAdapter(call: Call, withContract: boolean): InspectRecord {
+  if (withContract) call.meter.extend(PUBLIC_CONTRACT_BYTES * FUEL.outputAllowancePerByte);
+  const text = call.callApiText("inspectAdapter", [withContract ? PUBLIC_CONTRACT_BYTES : -1]);
   if (text.startsWith("E")) throw fail("hook_invalid_module", text.slice(1));
   return JSON.parse(text.slice(1)) as InspectRecord;
 }
 
-export interface AdapterSandboxOptions {
-  /** Warm pool bounds, or false for fresh sessions only. */
-  pool?: Partial<PoolOptions> | false;
+/** The image every stage call of `code` starts from: the top level, the adapter's shape, a rehearsal. */
+const stageImage = (code: string): ModuleSpec<InspectRecord> => ({
+  kind: "adapter",
+  code,
+  extensions: EXTENSIONS,
+  prepare: (call) => readAdapter(call, false),
+  rehearsal: REHEARSAL,
+});
+
+async function runStage(
+  call: Call,
+  record: InspectRecord,
+  req: StageRequest,
+): Promise<BeforeOutcome | AfterOutcome> {
+  if (!record.stages.includes(req.stage))
+    throw fail("hook_invalid_module", `the adapter has no ${req.stage} stage`);
+  const input: { [key: string]: Json } = { context: { ...req.context } };
+  if (req.arguments !== undefined) input.arguments = req.arguments;
+  if (req.stage === "after" && req.result !== undefined) input.result = req.result;
+  const returned = await call.invoke(
+    ["default", req.stage],
+    "adapterStage",
+    input,
+    `${req.stage}'s return value`,
+  );
+  const checked = req.stage === "before" ? validateBefore(returned) : validateAfter(returned);
+  if (!checked.ok) throw fail("hook_invalid_return", checked.error);
+  return checked.value;
 }
 
-export function createAdapterSandbox(provider: EngineProvider, options: AdapterSandboxOptions = {}) {
-  /**
-   * Module phase of a stage run: the top level plus the adapter's shape (no
-   * contract), then a rehearsal of the stage path (uncharged). Fresh sessions
-   * rehearse too, so a stage uses the same fuel in either.
-   */
-  const prepareStageModule = (engine: Engine, code: string) =>
-    prepareModule(provider, engine, { code, extensions: EXTENSIONS, rehearsal: REHEARSAL }, (session) =>
-      readAdapter(session, false),
-    );
-  const pool =
-    options.pool === false
-      ? undefined
-      : new WarmPool<InspectRecord>(provider, prepareStageModule, options.pool);
-
+export function createAdapterSandbox(provider: EngineProvider) {
+  /** Evaluates a compiled adapter once and reads its definition (compile time). */
   async function inspectAdapter(code: string): Promise<Result<AdapterDefinition, SandboxError>> {
-    // The contract is read right after the top level, in the module phase (same clock and seed as calls see there).
-    const engine = await provider.get();
-    const module = prepareModule(provider, engine, { code, extensions: EXTENSIONS }, (session) =>
-      readAdapter(session, true),
-    );
-    if (!module.ok) return err(module.error);
-    const report = await runPrepared(
-      provider,
-      module.prepared,
-      { nowMs: 0, seed: "inspect" },
-      (_session, record) => {
-        const definition: AdapterDefinition = { apiVersion: record.apiVersion, stages: record.stages };
-        if (record.hasContract) definition.publicContract = record.publicContract;
-        return definition;
-      },
-    );
-    return report.outcome.ok ? ok(report.outcome.value) : err(report.outcome.error);
+    // The contract is read right after the top level, in the module phase.
+    const inspected = await inspectInvocation(provider, {
+      kind: "adapter-inspect",
+      code,
+      extensions: EXTENSIONS,
+      prepare: (call) => readAdapter(call, true),
+    });
+    if (!inspected.ok) return err(inspected.error);
+    const record = inspected.value;
+    const definition: AdapterDefinition = { apiVersion: record.apiVersion, stages: record.stages };
+    if (record.hasContract) definition.publicContract = record.publicContract;
+    return ok(definition);
   }
 
-  async function runStage(
-    session: Session,
-    record: InspectRecord,
-    req: StageRequest,
-  ): Promise<BeforeOutcome | AfterOutcome> {
-    if (!record.stages.includes(req.stage))
-      throw fail("hook_invalid_module", `the adapter has no ${req.stage} stage`);
-    const input: { [key: string]: Json } = { context: { ...req.context } };
-    if (req.arguments !== undefined) input.arguments = req.arguments;
-    if (req.stage === "after" && req.result !== undefined) input.result = req.result;
-    const returned = await session.invoke(
-      ["default", req.stage],
-      "adapterStage",
-      input,
-      `${req.stage}'s return value`,
-    );
-    const checked = req.stage === "before" ? validateBefore(returned) : validateAfter(returned);
-    if (!checked.ok) throw fail("hook_invalid_return", checked.error);
-    return checked.value;
-  }
-
-  /**
-   * Runs one stage: in a pre-warmed session of this code when one is ready
-   * (see warmAdapter), else in a fresh one. Both give the same outcome, logs
-   * and fuel; only the latency differs.
-   */
-  async function runAdapterStage(req: StageRequest): Promise<InvocationReport<BeforeOutcome | AfterOutcome>> {
-    const started = performance.now();
+  /** Runs one stage on the code's memory image (built on the code's first call in the isolate). */
+  function runAdapterStage(req: StageRequest): Promise<InvocationReport<BeforeOutcome | AfterOutcome>> {
     const calledAtMs = Date.parse(req.context.calledAt);
-    const call = { nowMs: Number.isFinite(calledAtMs) ? calledAtMs : 0, seed: req.context.requestId };
-    const engine = await provider.get();
-    let prepared: PreparedSession<InspectRecord>;
-    const taken = pool ? pool.take(req.code, engine) : ({ kind: "none" } as const);
-    if (taken.kind === "failed") return moduleFailureReport(taken.failure, started);
-    if (taken.kind === "warm") {
-      prepared = taken.prepared;
-    } else {
-      const module = prepareStageModule(engine, req.code);
-      if (!module.ok) {
-        if (pool && module.deterministic)
-          pool.remember(req.code, { error: module.error, fuelUsed: module.fuelUsed });
-        return moduleFailureReport(module, started);
-      }
-      prepared = module.prepared;
-    }
-    const report = await runPrepared(
+    return runInvocation(
       provider,
-      prepared,
-      call,
-      (session, record) => runStage(session, record, req),
-      pool?.release,
+      stageImage(req.code),
+      { nowMs: Number.isFinite(calledAtMs) ? calledAtMs : 0, seed: req.context.requestId },
+      (call, record) => runStage(call, record, req),
     );
-    return { ...report, durationMs: performance.now() - started };
   }
 
-  /**
-   * Refills the warm pool for `code` off the critical path: pass it to
-   * `ctx.waitUntil` after a response that ran (or will run) this code. Never
-   * rejects; does nothing once the code is known to fail at its top level.
-   */
-  async function warmAdapter(code: string): Promise<void> {
-    if (pool) await pool.refill(code);
-  }
-
-  /** Counters and sizes of the warm pool (tests, benches, diagnostics). */
-  function poolStats(): PoolStats | null {
-    return pool ? pool.stats() : null;
-  }
-
-  /** Drops every warm session (remembered failures stay). */
-  function clearPool(): void {
-    pool?.clear();
-  }
-
-  return { inspectAdapter, runAdapterStage, warmAdapter, poolStats, clearPool };
+  return { inspectAdapter, runAdapterStage };
 }

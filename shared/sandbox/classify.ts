@@ -17,44 +17,33 @@ export interface ErrorDescription {
 }
 
 /**
- * Calls the prelude's describeError. The record has a null prototype and is
- * read field by field: no JSON round trip that vandalised prototypes could
- * break, and no classification inside, so a failure here cannot recurse.
+ * Calls the prelude's describeError (`describe`). The record has a null
+ * prototype and is read field by field: no JSON round trip that vandalised
+ * prototypes could break, and no classification inside, so a failure here
+ * cannot recurse. Handles made here belong to the running call (call.ts).
  */
 export function describeError(
   ctx: QuickJSContext,
-  api: QuickJSHandle | undefined,
+  describe: QuickJSHandle,
   errorHandle: QuickJSHandle,
+  own: (handle: QuickJSHandle) => QuickJSHandle,
 ): ErrorDescription {
-  if (!api) throw fail("hook_threw", "no api");
-  const fn = ctx.getProp(api, "describeError");
-  try {
-    const result = ctx.callFunction(fn, ctx.undefined, errorHandle);
-    if (result.error) {
-      result.error.dispose();
-      throw fail("hook_threw", "unreadable error");
-    }
-    const field = (name: string): string => {
-      const handle = ctx.getProp(result.value, name);
-      try {
-        return ctx.typeof(handle) === "string" ? ctx.getString(handle) : "";
-      } finally {
-        handle.dispose();
-      }
-    };
-    try {
-      return {
-        kind: field("kind") as ErrorDescription["kind"],
-        name: field("name"),
-        message: field("message"),
-        engine: field("engine") as ErrorDescription["engine"],
-      };
-    } finally {
-      result.value.dispose();
-    }
-  } finally {
-    fn.dispose();
+  const result = ctx.callFunction(describe, ctx.undefined, errorHandle);
+  if (result.error) {
+    own(result.error);
+    throw fail("hook_threw", "unreadable error");
   }
+  const record = own(result.value);
+  const field = (name: string): string => {
+    const handle = own(ctx.getProp(record, name));
+    return ctx.typeof(handle) === "string" ? ctx.getString(handle) : "";
+  };
+  return {
+    kind: field("kind") as ErrorDescription["kind"],
+    name: field("name"),
+    message: field("message"),
+    engine: field("engine") as ErrorDescription["engine"],
+  };
 }
 
 export interface ClassifyState {

@@ -1,20 +1,35 @@
 // One QuickJS wasm instance per isolate, with a hard-capped linear memory.
 // `setMemoryLimit` alone does not bound memory in this build (see layout.ts),
 // so the `maximum` of the WebAssembly.Memory is the real byte cap. An instance
-// that trapped (or ran out of memory while creating a runtime) is poisoned for
-// good, so it is retired and the next call loads a fresh one.
+// that trapped is poisoned for good, so it is retired and the next call loads
+// a fresh one (its images are rebuilt there).
+//
+// When the memory layout is recognised (heap-layout.ts), every call runs in
+// the instance's one runtime, restored to a memory image first (images.ts);
+// otherwise each call builds a runtime of its own, as a slower fallback.
 import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSWASMModule } from "quickjs-emscripten-core";
 import releaseSync from "@jitl/quickjs-wasmfile-release-sync";
 import { LIMITS } from "../limits";
+import { probeHeapLayout, type HeapLayout } from "./heap-layout";
+import { Images } from "./images";
 import { probeLayout, type EngineLayout } from "./layout";
 
 const PAGE = 65_536;
+
+export interface EmscriptenHeap {
+  _malloc(bytes: number): number;
+  _free(pointer: number): void;
+}
 
 export interface Engine {
   readonly module: QuickJSWASMModule;
   readonly memory: WebAssembly.Memory;
   readonly maxBytes: number;
   readonly layout: EngineLayout;
+  /** The instance's allocator, reached through the emscripten module. */
+  readonly heap: EmscriptenHeap;
+  /** Memory images of this instance, or null when its layout was not recognised. */
+  readonly images: Images | null;
   /** Set once the instance trapped; a retired engine is never handed out again. */
   retired: boolean;
 }
@@ -22,28 +37,61 @@ export interface Engine {
 export type WasmSource = () => WebAssembly.Module | Promise<WebAssembly.Module>;
 
 let warnedLayout = false;
+let warnedImages = false;
 
-async function createEngine(source: WasmSource, maxBytes: number): Promise<Engine> {
+function emscriptenHeap(module: QuickJSWASMModule): EmscriptenHeap | null {
+  const heap = (module as unknown as { module?: Partial<EmscriptenHeap> }).module;
+  return typeof heap?._malloc === "function" && typeof heap._free === "function"
+    ? (heap as EmscriptenHeap)
+    : null;
+}
+
+async function createEngine(source: WasmSource, maxBytes: number, options: EngineOptions): Promise<Engine> {
   const wasmModule = await source();
   const initialPages = Math.min(256, maxBytes / PAGE);
   const memory = new WebAssembly.Memory({ initial: initialPages, maximum: maxBytes / PAGE });
   const module = await newQuickJSWASMModuleFromVariant(
     newVariant(releaseSync, { wasmModule, wasmMemory: memory }),
   );
+  const heap = emscriptenHeap(module);
+  // The heap layout is probed first, while the heap holds nothing but the glue's own allocations.
+  const heapLayout: HeapLayout | null = heap === null ? null : probeHeapLayout(heap, memory);
   const layout = probeLayout(module, memory);
   const complete =
     layout.interruptCounterOffset !== null &&
     layout.mallocSizeOffset !== null &&
-    layout.stackFrameOffset !== null;
+    layout.stackFrameOffset !== null &&
+    layout.codeLength !== null;
   if (!complete && !warnedLayout) {
     warnedLayout = true;
     console.warn(
       "sandbox: QuickJS struct layout not recognised " +
         JSON.stringify(layout) +
-        "; fuel falls back to the default 10k-step poll interval and/or unweighted steps",
+        "; fuel falls back to the default 10k-step poll interval and/or coarser step prices",
     );
   }
-  return { module, memory, maxBytes, layout, retired: false };
+  const engine: { -readonly [K in keyof Engine]: Engine[K] } = {
+    module,
+    memory,
+    maxBytes,
+    layout,
+    heap: heap ?? { _malloc: () => 0, _free: () => undefined },
+    images: null,
+    retired: false,
+  };
+  if (options.images !== false && heapLayout !== null) {
+    engine.images = Images.create(engine, heapLayout, {
+      imageBytes: options.imageBytes ?? LIMITS.sandboxImageBytes,
+      ...(options.now === undefined ? {} : { now: options.now }),
+    });
+  }
+  if (engine.images === null && !warnedImages) {
+    warnedImages = true;
+    console.warn(
+      "sandbox: the wasm memory layout was not recognised; every call builds a runtime of its own (no memory images)",
+    );
+  }
+  return engine;
 }
 
 export interface EngineProvider {
@@ -52,16 +100,24 @@ export interface EngineProvider {
   retire(engine: Engine): void;
 }
 
-export function createEngineProvider(
-  source: WasmSource,
-  maxBytes: number = LIMITS.sandboxMemoryBytes,
-): EngineProvider {
+export interface EngineOptions {
+  maxBytes?: number;
+  /** False runs every call in a runtime of its own (the fallback; benches compare the two). */
+  images?: boolean;
+  /** Bytes of code images kept (default LIMITS.sandboxImageBytes; tests set less). */
+  imageBytes?: number;
+  /** Clock for how long failures are remembered (tests move it). */
+  now?: () => number;
+}
+
+export function createEngineProvider(source: WasmSource, options: EngineOptions = {}): EngineProvider {
+  const maxBytes = options.maxBytes ?? LIMITS.sandboxMemoryBytes;
   let current: Promise<Engine> | undefined;
   return {
     async get() {
       for (;;) {
         if (!current) {
-          const pending = createEngine(source, maxBytes);
+          const pending = createEngine(source, maxBytes, options);
           current = pending;
           // A failed load must not be cached forever.
           pending.catch(() => {
@@ -76,6 +132,7 @@ export function createEngineProvider(
     },
     retire(engine) {
       engine.retired = true;
+      engine.images?.retire();
     },
   };
 }
@@ -83,36 +140,4 @@ export function createEngineProvider(
 /** True when the instance is at (or within `slackBytes` of) its hard cap. */
 export function nearMemoryCap(engine: Engine, slackBytes = 2 * PAGE): boolean {
   return engine.memory.buffer.byteLength + slackBytes >= engine.maxBytes;
-}
-
-interface EmscriptenHeap {
-  _malloc?: (bytes: number) => number;
-  _free?: (pointer: number) => void;
-}
-let warnedProbe = false;
-
-/**
- * True when `bytes` of contiguous memory can still be allocated in the
- * instance (grown up to its cap if need be): a malloc/free probe, which fails
- * by returning 0, never by trapping. Used before growing the warm pool so the
- * pool never takes what calls need. Falls back to the cap check when the
- * emscripten heap functions are not reachable.
- */
-export function canAllocate(engine: Engine, bytes: number): boolean {
-  const heap = (engine.module as unknown as { module?: EmscriptenHeap }).module;
-  const malloc = heap?._malloc;
-  const free = heap?._free;
-  if (typeof malloc !== "function" || typeof free !== "function") {
-    if (!warnedProbe) {
-      warnedProbe = true;
-      console.warn(
-        "sandbox: the emscripten heap is not reachable; the warm pool falls back to the memory cap check",
-      );
-    }
-    return engine.memory.buffer.byteLength + bytes <= engine.maxBytes;
-  }
-  const pointer = malloc(bytes);
-  if (pointer === 0) return false;
-  free(pointer);
-  return true;
 }

@@ -4,26 +4,23 @@
 //    so polls come every FUEL.pollInterval steps and the count is exact),
 //  - regex backtracking polls, told apart because they leave the counter alone,
 //  - size-proportional built-ins, charged by the prelude through `lease`.
-// The same code and input always burn the same fuel.
+// A step (a loop iteration or a call) is priced by what can make one step
+// slow: the bytecode of the function it runs (straight-line code), the heap
+// the hook holds (operators and syntax that walk a whole string or object:
+// comparisons, `for…in`, spread, conversions) and the stack depth (errors
+// walk every frame). The same code and input always burn the same fuel.
 import type { Engine } from "./engine";
 import { QUICKJS_POLL_RESET } from "./layout";
 
 export const FUEL = {
   /** Interpreter steps between polls once the counter is found. */
-  pollInterval: 1000,
-  /** Shortest interval when the heap is large (each step may be costly then). */
+  pollInterval: 512,
+  /** Shortest interval when steps are dear (each may be costly then). */
   minPollInterval: 32,
   /** A regex poll stands for 10k backtracking steps, each slower than a bytecode step. */
   regexPollCost: 12_000,
   /** Fuel handed to the prelude per host round trip, so cheap calls stay in JS. */
   leaseChunk: 4096,
-  /**
-   * Live allocations (beyond those present when the hook started) that double
-   * the price of a step: work like `for…in`, object spread or GC scales with
-   * the heap, so a big heap makes every step dearer. Bytes are not observable
-   * in this build (layout.ts), so allocations stand in for heap size.
-   */
-  allocsPerExtraStepCost: 16_384,
   /** Extra fuel per output byte for serialising a stage's result (see FuelMeter.extend). */
   outputAllowancePerByte: 8,
   /**
@@ -34,26 +31,56 @@ export const FUEL = {
    * deep in recursion to ~20x their fuel, while climbing to the stack limit
    * still fits the budget (so deep recursion reports hook_stack_overflow).
    */
-  stackBytesPerExtraStepCost: 256,
-  freeStackBytes: 1024,
+  stackBytesPerExtraStepCost: 512,
+  freeStackBytes: 4096,
+  /**
+   * Heap the hook holds (its module's data and what the call allocated, not
+   * its bytecode) that one step may walk at no extra charge, and the bytes
+   * per extra step beyond. The slowest operator measured (`+s` on a string of
+   * whitespace) takes ~1.2 ns per byte, so a step is never dearer than about
+   * 5 µs per unit of its price; see docs/sandbox.md.
+   */
+  freeHeapBytes: 4096,
+  heapBytesPerExtraStepCost: 3072,
+  /**
+   * Bytecode of the running function that one step may execute at no extra
+   * charge, and the bytes per extra step beyond (straight-line code costs up
+   * to ~3.5 ns per bytecode byte).
+   */
+  freeCodeBytes: 1024,
+  codeBytesPerExtraStepCost: 1024,
   /** Steps allowed for our own set-up code (prelude), never charged to the hook. */
   setupSteps: 20_000_000,
 } as const;
+
+/** How many bytes of heap the hook holds now (its image's data plus the call's growth). */
+export type HeapGauge = () => number;
 
 export class FuelMeter {
   used = 0;
   exhausted = false;
   private counting = false;
-  private setupSpent = 0;
   private lastWritten = QUICKJS_POLL_RESET;
-  private baseAllocs = 0;
   private view: Int32Array;
+  /** The price of a step when the current poll interval was chosen. */
+  private intervalWeight = 1;
+  /** The most heap the hook has held in this phase: prices never fall back within a phase. */
+  private peakHeld = 0;
+  /** Units charged so far for the heap and code (beyond one unit and the stack per step). */
+  private dataCharged = 0;
+  /** Each prelude walk in progress: the heap held and the data units charged when it began. */
+  private readonly walks: { held: number; charged: number; pure: boolean }[] = [];
+  /** Walks in progress that run no hook code: their steps pay no data price at all. */
+  private pureWalks = 0;
 
   constructor(
     public budget: number,
     private readonly engine: Engine,
     private readonly contextPtr: number,
     private readonly runtimePtr: number,
+    private readonly heldBytes: HeapGauge,
+    /** The hook's largest function, in bytes of bytecode (largestFunctionBytes). */
+    public codeBytes: number,
   ) {
     this.view = new Int32Array(engine.memory.buffer);
   }
@@ -69,7 +96,7 @@ export class FuelMeter {
     return offset === null ? null : (this.contextPtr + offset) >> 2;
   }
 
-  /** Live allocations of this runtime (8 bytes of malloc_size each, see layout.ts). */
+  /** The runtime's live allocations (8 bytes of malloc_size each, see layout.ts). */
   liveAllocations(): number {
     const offset = this.engine.layout.mallocSizeOffset;
     if (offset === null) return 0;
@@ -84,14 +111,104 @@ export class FuelMeter {
     return frame === 0 || frame > stackBase ? 0 : stackBase - frame;
   }
 
-  private weight(): number {
-    const extra = this.liveAllocations() - this.baseAllocs;
-    const deep = this.stackDepthBytes() - FUEL.freeStackBytes;
+  /** Heap the hook holds, as its most in this phase. */
+  held(): number {
+    const now = this.heldBytes();
+    if (now > this.peakHeld) this.peakHeld = now;
+    return this.peakHeld;
+  }
+
+  /** What one step costs beyond one unit for holding `held` bytes and running the hook's code. */
+  private dataPrice(held: number): number {
+    const code = this.codeBytes - FUEL.freeCodeBytes;
+    const heap = held - FUEL.freeHeapBytes;
     return (
-      1 +
-      (extra > 0 ? extra / FUEL.allocsPerExtraStepCost : 0) +
-      (deep > 0 ? deep / FUEL.stackBytesPerExtraStepCost : 0)
+      (code > 0 ? code / FUEL.codeBytesPerExtraStepCost : 0) +
+      (heap > 0 ? heap / FUEL.heapBytesPerExtraStepCost : 0)
     );
+  }
+
+  /**
+   * What one step costs now, in units: one, plus what its stack depth, the
+   * hook's largest function and the heap held can make one step cost. Code
+   * and heap are properties of the hook's state, not of the frame a poll
+   * lands in, so no choice of where polls land can lower them.
+   */
+  weight(): number {
+    return this.stackPrice() + this.dataPrice(this.held());
+  }
+
+  private stackPrice(): number {
+    const deep = this.stackDepthBytes() - FUEL.freeStackBytes;
+    return 1 + (deep > 0 ? deep / FUEL.stackBytesPerExtraStepCost : 0);
+  }
+
+  /** Charges `steps` steps at the current prices. */
+  private chargeSteps(steps: number): void {
+    const data = this.pureWalks > 0 ? 0 : steps * this.dataPrice(this.held());
+    this.dataCharged += data;
+    this.add(steps * this.stackPrice() + data);
+  }
+
+  /** Charges the steps taken since the last poll now and starts a new interval (a walk's edge). */
+  private settle(): void {
+    const index = this.counterIndex();
+    if (!this.counting || index === null || this.exhausted) return;
+    const left = this.words()[index] ?? 0;
+    this.chargeSteps(Math.max(0, this.lastWritten - left));
+    if (!this.exhausted) this.writeInterval(this.nextInterval(this.weight()));
+  }
+
+  /**
+   * The prelude starts a loop of its own over hook data (serialising a
+   * value, splitting a string). Its steps do constant work each, so they
+   * should not pay for the heap and code. A `pure` loop calls no hook code
+   * (the split checks that nothing it observes was changed): its steps pay
+   * no data price until it ends. Any other loop (the serialisation walk runs
+   * getters) pays as it goes and gets back, at each report, the data price
+   * of the steps it counted as its own (refundWalk). The interval in
+   * progress is charged at the mark, so no step taken before it is affected.
+   */
+  markWalk(pure: boolean): number {
+    this.settle();
+    this.walks.push({ held: this.held(), charged: this.dataCharged, pure });
+    if (pure) this.pureWalks++;
+    return this.walks.length - 1;
+  }
+
+  /**
+   * The loop begun at `mark` took `steps` steps of its own since (ignored
+   * for a pure one): refunds their data price, at the price when it began
+   * (prices never fall within a phase, so that is a floor) and never more
+   * than was charged since. The mark is spent.
+   */
+  refundWalk(mark: number, steps: number): void {
+    this.settle();
+    const walk = this.walks[mark];
+    if (walk === undefined) return;
+    for (const ended of this.walks.splice(mark)) if (ended.pure) this.pureWalks--;
+    if (walk.pure || this.exhausted) return;
+    const charged = this.dataCharged - walk.charged;
+    this.refund(Math.min(charged, Math.max(0, steps) * this.dataPrice(walk.held)));
+  }
+
+  /**
+   * Polls come every `pollInterval / weight` steps, chosen at the last poll.
+   * Built-ins the prelude meters (and so leases fuel for) can grow the heap
+   * a lot in one step; when the price has since doubled, the interval in
+   * progress is charged and a shorter one begins, so the steps after the
+   * growth are not counted at the old price.
+   */
+  retune(): void {
+    if (!this.counting || this.weight() < this.intervalWeight * 2) return;
+    this.settle();
+  }
+
+  private nextInterval(weight: number): number {
+    this.intervalWeight = weight;
+    const remainingSteps = Math.ceil((this.budget - this.used) / weight);
+    const next = Math.max(FUEL.minPollInterval, Math.floor(FUEL.pollInterval / weight));
+    return Math.max(1, Math.min(next, remainingSteps));
   }
 
   /**
@@ -109,22 +226,25 @@ export class FuelMeter {
     this.used = 0;
     this.exhausted = false;
     this.counting = false;
+    this.peakHeld = 0;
+    this.dataCharged = 0;
+    this.walks.length = 0;
+    this.pureWalks = 0;
   }
 
   /** Start charging the hook: from here on every step costs fuel. */
   begin(): void {
     this.counting = true;
-    this.baseAllocs = this.liveAllocations();
-    this.writeInterval(FUEL.pollInterval);
+    this.writeInterval(this.nextInterval(this.weight()));
   }
 
-  /** Stop charging; counts the steps taken since the last poll. */
+  /** Stop charging; counts the steps taken since the last poll, at the price a poll now would charge. */
   finish(): void {
     if (!this.counting) return;
     const index = this.counterIndex();
     if (index !== null) {
       const left = this.words()[index] ?? 0;
-      this.add(Math.max(0, this.lastWritten - left));
+      this.chargeSteps(Math.max(0, this.lastWritten - left));
     }
     this.counting = false;
   }
@@ -143,27 +263,19 @@ export class FuelMeter {
 
   /** The interrupt handler: true stops the VM with an uncatchable error. */
   onInterrupt(): boolean {
-    if (!this.counting) {
-      this.setupSpent += QUICKJS_POLL_RESET;
-      return this.setupSpent > FUEL.setupSteps;
-    }
+    if (!this.counting) return false;
     if (this.exhausted) return true;
     const index = this.counterIndex();
-    const weight = this.weight();
     if (index === null) {
       // Fallback: every poll (regex or not) stands for a full default interval.
-      this.add(QUICKJS_POLL_RESET * weight);
+      this.chargeSteps(QUICKJS_POLL_RESET);
       return this.exhausted;
     }
     const isStepPoll = this.words()[index] === QUICKJS_POLL_RESET;
-    if (isStepPoll) this.add(this.lastWritten * weight);
+    if (isStepPoll) this.chargeSteps(this.lastWritten);
     else this.add(FUEL.regexPollCost);
     if (this.exhausted) return true;
-    if (isStepPoll) {
-      const remainingSteps = Math.ceil((this.budget - this.used) / weight);
-      const next = Math.max(FUEL.minPollInterval, Math.floor(FUEL.pollInterval / weight));
-      this.writeInterval(Math.max(1, Math.min(next, remainingSteps)));
-    }
+    if (isStepPoll) this.writeInterval(this.nextInterval(this.weight()));
     return false;
   }
 
@@ -174,6 +286,7 @@ export class FuelMeter {
   lease(amount: number): number {
     if (!this.counting) return amount + FUEL.leaseChunk;
     if (this.exhausted || !(amount >= 0)) return -1;
+    this.retune();
     const remaining = this.budget - this.used;
     if (remaining < amount) {
       this.used = this.budget;
@@ -188,4 +301,22 @@ export class FuelMeter {
   refund(amount: number): void {
     if (amount > 0) this.used -= Math.min(amount, this.used);
   }
+}
+
+/**
+ * The atom naming the file a function value was compiled from, read through
+ * the handle's value pointer (a JSValue in wasm memory); -1 when the layout
+ * is unknown or the value is not a function with bytecode.
+ */
+export function fileAtomOf(engine: Engine, valuePointer: number): number {
+  const path = engine.layout.codeLength;
+  if (path === null) return -1;
+  const w = new Int32Array(engine.memory.buffer);
+  if (w[(valuePointer >> 2) + 1] !== -1) return -1;
+  const object = (w[valuePointer >> 2] ?? 0) >>> 0;
+  if (object === 0) return -1;
+  const halfword = (w[(object + path.classIdOffset) >> 2] ?? 0) >>> ((path.classIdOffset & 2) * 8);
+  if (!path.bytecodeClassIds.includes(halfword & 0xffff)) return -1;
+  const bytecode = (w[(object + path.objectBytecodeOffset) >> 2] ?? 0) >>> 0;
+  return bytecode === 0 ? -1 : (w[(bytecode + path.filenameOffset) >> 2] ?? -1);
 }

@@ -1,36 +1,44 @@
 // The generic core every hook kind uses, in two phases:
-//  1. module: open a session (own runtime + context + prelude), run the
-//     compiled module's top level and the caller's `prepare` with a fixed
-//     clock (0), a fixed random seed and their own fuel budget;
-//  2. call: fix the call's clock and seed through the prelude's private api,
-//     charge a fresh call budget, let the caller drive the call, and always
-//     report fuel, logs and duration; then dispose the session.
-// The two phases run back to back for a fresh invocation, or apart when the
-// module phase ran ahead of time in the warm pool (pool.ts). Either way the
-// call sees exactly the same state, so pre-warming changes latency only.
-// Engine traps retire the wasm instance.
+//  1. module: the compiled module's top level and the caller's `prepare`, on
+//     a restored prelude base, with a fixed clock (0), a fixed random seed and
+//     their own fuel budget. Done once per code and isolate: what it leaves is
+//     kept as the code's memory image (images.ts).
+//  2. call: the image restored, the call's clock and seed fixed through the
+//     prelude's private api, a fresh call budget charged; the caller drives
+//     the call; fuel, logs and duration are always reported.
+// Every call starts from exactly the state its module phase left, so calls
+// learn nothing of each other. Engine traps retire the wasm instance.
+//
+// When the instance's memory layout is not recognised, both phases run back
+// to back in a runtime of the call's own instead (the slower fallback).
 import type { Json } from "../json";
 import { LIMITS } from "../limits";
-import type { EngineProvider, Engine } from "./engine";
+import { Base, PreludeFailure } from "./base";
+import { Call, OWN_RUNTIME, type HostCall } from "./call";
+import type { Engine, EngineProvider } from "./engine";
 import { nearMemoryCap } from "./engine";
 import { isEngineTrap, SandboxFailure } from "./failure";
+import type { CodeImage, Images, ModuleFailure } from "./images";
 import type { PreludeExtension } from "./prelude";
-import { Session, type HostCall } from "./session";
+import { largestFunctionBytes } from "./layout";
 import type { InvocationReport, SandboxError } from "./types";
+import { Vm } from "./vm";
 
 /** What Date.now() returns during a module's top level (the call's clock is set at call time). */
 export const MODULE_CLOCK_MS = 0;
 /** Math.random's seed during a module's top level; the call reseeds from its request id. */
 export const MODULE_SEED = "rayrun:module";
 
-export interface ModuleOptions {
+export interface ModuleSpec<P> {
+  /** What `prepare` reads: images of one code for different purposes are kept apart by it. */
+  kind: string;
   code: string;
   extensions: readonly PreludeExtension[];
-  /** The call's budget (default LIMITS.fuelPerInvocation). */
-  fuel?: number;
   /** The top level's own budget (default LIMITS.fuelPerInvocation); never charged to a call. */
   moduleFuel?: number;
-  /** The call's builder to rehearse once the module phase is done (see Session.rehearse), and its sample input. */
+  /** Reads what calls need once the top level has run (charged to the module phase). */
+  prepare: (call: Call) => P;
+  /** A call's builder to rehearse once the module phase is done (Call.rehearse), and its sample input. */
   rehearsal?: { builder: string; sample: Json };
 }
 
@@ -39,184 +47,368 @@ export interface CallOptions {
   nowMs: number;
   /** Seeds Math.random (the request id, so a call replays identically). */
   seed: string;
+  /** The call's budget (default LIMITS.fuelPerInvocation). */
+  fuel?: number;
   hostCalls?: Readonly<Record<string, HostCall>>;
 }
 
-export interface InvocationOptions extends ModuleOptions, CallOptions {}
+type Built<P> = { ok: true; image: CodeImage<P> } | { ok: false; failure: ModuleFailure };
 
-/** A session whose module phase is done and which has never served a call. */
-export interface PreparedSession<P> {
-  readonly engine: Engine;
-  readonly session: Session;
-  /** What `prepare` read from the module (e.g. the adapter's stages). */
-  readonly value: P;
-  /** Fuel the top level and `prepare` used. */
-  readonly moduleFuel: number;
-}
-
-export type ModuleResult<P> =
-  | { ok: true; prepared: PreparedSession<P> }
-  | {
-      ok: false;
-      error: SandboxError;
-      fuelUsed: number;
-      /**
-       * The module phase depends only on the code (fixed clock, seed and
-       * budget, exact fuel), so the same code fails the same way again —
-       * except for memory, which depends on the whole instance.
-       */
-      deterministic: boolean;
-    };
-
-function trapError(error: Error, engine: Engine | undefined): SandboxError {
+function trapError(error: Error, engine: Engine): SandboxError {
   if (error instanceof RangeError) {
     return { code: "hook_stack_overflow", message: "the hook exhausted the engine stack" };
   }
-  const full = engine !== undefined && nearMemoryCap(engine);
   return {
     code: "hook_out_of_memory",
-    message: full ? "the hook ran out of sandbox memory" : "the sandbox engine failed while running the hook",
+    message: nearMemoryCap(engine)
+      ? "the hook ran out of sandbox memory"
+      : "the sandbox engine failed while running the hook",
   };
 }
 
-/** Disposes a session; a trap while tearing down retires the engine. */
-function closeSession(provider: EngineProvider, engine: Engine, session: Session): void {
-  try {
-    session.close();
-  } catch (error) {
-    // Tearing down after a trap can trap again; the engine is gone either way.
-    provider.retire(engine);
-    if (!isEngineTrap(error)) console.error("sandbox: failed to dispose a session", error);
-  }
-}
-
-/** Disposes a prepared session that will never serve a call (pool eviction). */
-export function discardPrepared<P>(provider: EngineProvider, prepared: PreparedSession<P>): void {
-  if (prepared.engine.retired) return; // the instance is dropped as a whole
-  closeSession(provider, prepared.engine, prepared.session);
-}
-
-/** Phase 1, synchronous: a fresh session with the module's top level run. */
-export function prepareModule<P>(
-  provider: EngineProvider,
-  engine: Engine,
-  options: ModuleOptions,
-  prepare: (session: Session) => P,
-): ModuleResult<P> {
-  let session: Session | undefined;
-  try {
-    session = Session.open(engine, {
-      extensions: options.extensions,
-      fuel: options.fuel ?? LIMITS.fuelPerInvocation,
-    });
-    session.begin(MODULE_CLOCK_MS, MODULE_SEED, options.moduleFuel ?? LIMITS.fuelPerInvocation, "module");
-    session.evaluate(options.code);
-    const value = prepare(session);
-    session.checkSticky();
-    const moduleFuel = session.finish();
-    if (options.rehearsal) session.rehearse(options.rehearsal.builder, options.rehearsal.sample);
-    return { ok: true, prepared: { engine, session, value, moduleFuel } };
-  } catch (error) {
-    let fuelUsed = 0;
-    if (session) {
-      try {
-        fuelUsed = session.finish();
-      } catch (finishError) {
-        if (!isEngineTrap(finishError)) throw finishError;
-        provider.retire(engine);
-      }
-      closeSession(provider, engine, session);
-    }
-    if (error instanceof SandboxFailure) {
-      return {
-        ok: false,
-        error: error.error,
-        fuelUsed,
-        deterministic: error.error.code !== "hook_out_of_memory",
-      };
-    }
-    provider.retire(engine);
-    if (isEngineTrap(error))
-      return { ok: false, error: trapError(error, engine), fuelUsed, deterministic: false };
-    throw error;
-  }
-}
-
-/**
- * Takes a session after its one call. `succeeded` is false when the call
- * failed (the session may hold a lot of memory then). The default disposes at
- * once; the warm pool may defer disposal off the critical path.
- */
-export type Release<P> = (prepared: PreparedSession<P>, succeeded: boolean) => void;
-
-/** Phase 2: exactly one call on a prepared session, which is disposed (or released) afterwards. */
-export async function runPrepared<P, T>(
-  provider: EngineProvider,
-  prepared: PreparedSession<P>,
-  call: CallOptions,
-  body: (session: Session, value: P) => Promise<T> | T,
-  release?: Release<P>,
-): Promise<InvocationReport<T>> {
-  // Workers freeze clocks during CPU work, so this measures little more than
-  // awaited host calls in production; fuelUsed is the real cost measure.
-  const started = performance.now();
-  const { engine, session } = prepared;
-  let outcome: InvocationReport<T>["outcome"];
-  let fuelUsed = 0;
-  let succeeded = false;
-  try {
-    session.setHostCalls(call.hostCalls);
-    session.begin(call.nowMs, call.seed);
-    const value = await body(session, prepared.value);
-    session.checkSticky();
-    outcome = { ok: true, value };
-    succeeded = true;
-  } catch (error) {
-    if (error instanceof SandboxFailure) {
-      outcome = { ok: false, error: error.error };
-    } else if (isEngineTrap(error)) {
-      provider.retire(engine);
-      outcome = { ok: false, error: trapError(error, engine) };
-    } else {
-      provider.retire(engine);
-      throw error;
-    }
-  } finally {
-    try {
-      fuelUsed = session.finish();
-    } catch (error) {
-      provider.retire(engine);
-      if (!isEngineTrap(error)) console.error("sandbox: failed to finish a session", error);
-    }
-    if (release && !engine.retired) release(prepared, succeeded);
-    else if (!engine.retired) closeSession(provider, engine, session);
-  }
-  return { outcome, logs: session.logs.entries, fuelUsed, durationMs: performance.now() - started };
-}
+const PREPARE_FAILED: SandboxError = {
+  code: "hook_out_of_memory",
+  message: "the sandbox could not be prepared for the hook",
+};
 
 /** The report of an invocation whose module phase failed (no call ran). */
-export function moduleFailureReport<T>(
-  failed: { error: SandboxError; fuelUsed: number },
-  started: number,
-): InvocationReport<T> {
-  return {
+export function moduleFailureReport<T>(failed: { error: SandboxError; fuelUsed: number }, started: number) {
+  const report: InvocationReport<T> = {
     outcome: { ok: false, error: failed.error },
     logs: [],
     fuelUsed: failed.fuelUsed,
     durationMs: performance.now() - started,
   };
+  return report;
 }
 
-/** Both phases back to back in a fresh session. */
-export async function runInvocation<T>(
+/** A failure of the module phase, classified; only the top level's own failures are remembered. */
+function moduleFailure(
   provider: EngineProvider,
-  options: InvocationOptions,
-  body: (session: Session) => Promise<T> | T,
+  engine: Engine,
+  error: unknown,
+  fuelUsed: number,
+  budget: number,
+): { failure: ModuleFailure; deterministic: boolean } {
+  if (error instanceof SandboxFailure) {
+    // The top level depends only on the code (fixed clock, seed and budget,
+    // exact fuel), so it fails the same way again; memory depends on the
+    // whole instance.
+    const deterministic = error.error.code !== "hook_out_of_memory";
+    return { failure: { error: error.error, fuelUsed, budget }, deterministic };
+  }
+  if (error instanceof PreludeFailure) {
+    console.error("sandbox:", error.message);
+    provider.retire(engine);
+    return { failure: { error: PREPARE_FAILED, fuelUsed, budget }, deterministic: false };
+  }
+  provider.retire(engine);
+  if (isEngineTrap(error))
+    return { failure: { error: trapError(error, engine), fuelUsed, budget }, deterministic: false };
+  throw error;
+}
+
+/** Phase 1 on images: the code's image, built now unless kept or known to fail. */
+function imageFor<P>(
+  provider: EngineProvider,
+  engine: Engine,
+  images: Images,
+  spec: ModuleSpec<P>,
+  keep: boolean,
+  owner: object,
+): Built<P> {
+  const key = `${spec.kind}\u0000${spec.code}`;
+  const budget = spec.moduleFuel ?? LIMITS.fuelPerInvocation;
+  if (keep) {
+    const found = images.find(key, budget);
+    if (found !== undefined && "delta" in found) {
+      const image = found as CodeImage<P>;
+      // A top level that needs more than this caller's budget fails for it as it would fresh.
+      if (image.moduleFuel < budget) return { ok: true, image };
+      return {
+        ok: false,
+        failure: {
+          error: {
+            code: "hook_timeout",
+            message: `the hook's top level used its whole fuel budget (${budget} units)`,
+          },
+          fuelUsed: budget,
+          budget,
+        },
+      };
+    }
+    if (found !== undefined) return { ok: false, failure: found };
+  }
+  let baseImage;
+  try {
+    baseImage = images.base(spec.extensions);
+  } catch (error) {
+    return { ok: false, failure: moduleFailure(provider, engine, error, 0, budget).failure };
+  }
+  const { residency } = images;
+  // The bytecode's size, from compiling alone: steps are priced by the
+  // running function's bytecode, so the heap that counts is the rest.
+  residency.enter(null, baseImage.snapshot);
+  let compiledBytes = 0;
+  let moduleCode = 0;
+  try {
+    const compiled = images.vm.context.evalCode(spec.code, "hook.js", { type: "global", compileOnly: true });
+    if (!compiled.error) {
+      compiledBytes = Math.max(0, images.census().used - baseImage.used);
+      moduleCode = largestHookFunction(engine, images.vm, baseImage.base);
+    }
+  } finally {
+    residency.leave(null, baseImage.snapshot.end);
+  }
+  const baseTop = baseImage.snapshot.top;
+  const call = images.newCall(baseImage, {
+    fuel: budget,
+    heldBytes: () => Math.max(0, images.top() - baseTop - compiledBytes),
+    codeBytes: moduleCode,
+    owner,
+  });
+  residency.enter(call, baseImage.snapshot);
+  let end = baseImage.snapshot.end;
+  try {
+    call.begin(MODULE_CLOCK_MS, MODULE_SEED, budget, "module");
+    call.evaluate(spec.code);
+    const value = spec.prepare(call);
+    call.checkSticky();
+    const moduleFuel = call.finish();
+    const held = Math.max(0, images.census().used - baseImage.used - compiledBytes);
+    const codeBytes = largestHookFunction(engine, images.vm, baseImage.base);
+    if (spec.rehearsal) call.rehearse(spec.rehearsal.builder, spec.rehearsal.sample);
+    if (keep) images.seal();
+    const delta = images.captureCode(baseImage);
+    end = delta.end;
+    const image: CodeImage<P> = {
+      key,
+      baseImage,
+      delta,
+      value,
+      held,
+      codeBytes,
+      moduleFuel,
+      moduleBudget: budget,
+      logs: call.logs.entries,
+    };
+    if (keep) images.keep(image);
+    return { ok: true, image };
+  } catch (error) {
+    let fuelUsed = 0;
+    try {
+      if (!engine.retired) fuelUsed = call.finish();
+    } catch (finishError) {
+      if (!isEngineTrap(finishError)) throw finishError;
+      provider.retire(engine);
+    }
+    const { failure, deterministic } = moduleFailure(provider, engine, error, fuelUsed, budget);
+    if (deterministic && keep) images.remember(key, failure);
+    return { ok: false, failure };
+  } finally {
+    call.end();
+    residency.leave(call, end);
+  }
+}
+
+/** Phase 2 on images: one call on the code's image. */
+async function callImage<P, T>(
+  provider: EngineProvider,
+  engine: Engine,
+  images: Images,
+  image: CodeImage<P>,
+  options: CallOptions,
+  body: (call: Call, value: P) => Promise<T> | T,
+  owner: object,
+): Promise<{ outcome: InvocationReport<T>["outcome"]; call: Call; fuelUsed: number }> {
+  const imageTop = image.delta.top;
+  const call = images.newCall(image.baseImage, {
+    fuel: options.fuel ?? LIMITS.fuelPerInvocation,
+    heldBytes: () => image.held + Math.max(0, images.top() - imageTop),
+    codeBytes: image.codeBytes,
+    owner,
+  });
+  images.residency.enter(call, images.stateOf(image));
+  let outcome: InvocationReport<T>["outcome"];
+  let fuelUsed = 0;
+  try {
+    call.setHostCalls(options.hostCalls);
+    call.begin(options.nowMs, options.seed);
+    const value = await body(call, image.value);
+    call.checkSticky();
+    outcome = { ok: true, value };
+  } catch (error) {
+    outcome = { ok: false, error: callFailure(provider, engine, error) };
+  } finally {
+    try {
+      if (!engine.retired && images.residency.holds(call)) fuelUsed = call.finish();
+      else fuelUsed = call.meter.exhausted ? Math.max(call.meter.used, call.budget) : call.meter.used;
+    } catch (error) {
+      provider.retire(engine);
+      if (!isEngineTrap(error)) console.error("sandbox: failed to finish a call", error);
+    }
+    call.end();
+    images.residency.leave(call, image.delta.end);
+  }
+  return { outcome, call, fuelUsed };
+}
+
+function callFailure(provider: EngineProvider, engine: Engine, error: unknown): SandboxError {
+  if (error instanceof SandboxFailure) return error.error;
+  provider.retire(engine);
+  if (isEngineTrap(error)) return trapError(error, engine);
+  throw error;
+}
+
+/**
+ * Runs the module phase alone, without keeping an image (compile-time
+ * inspection): what `prepare` read, or why the top level failed.
+ */
+export async function inspectInvocation<P>(
+  provider: EngineProvider,
+  spec: ModuleSpec<P>,
+): Promise<{ ok: true; value: P } | { ok: false; error: SandboxError }> {
+  const engine = await provider.get();
+  const images = engine.images;
+  if (images !== null) {
+    const owner = {};
+    await images.residency.acquire(owner);
+    try {
+      const built = imageFor(provider, engine, images, spec, false, owner);
+      return built.ok ? { ok: true, value: built.image.value } : { ok: false, error: built.failure.error };
+    } finally {
+      images.residency.release(owner);
+    }
+  }
+  const report = await runFresh(
+    provider,
+    engine,
+    spec,
+    { nowMs: 0, seed: "inspect" },
+    (_call, value) => value,
+  );
+  return report.outcome;
+}
+
+/** Both phases: the code's image (built once), then one call on it. */
+export async function runInvocation<P, T>(
+  provider: EngineProvider,
+  spec: ModuleSpec<P>,
+  options: CallOptions,
+  body: (call: Call, value: P) => Promise<T> | T,
 ): Promise<InvocationReport<T>> {
   const started = performance.now();
   const engine = await provider.get();
-  const module = prepareModule(provider, engine, options, () => undefined);
-  if (!module.ok) return moduleFailureReport(module, started);
-  const report = await runPrepared(provider, module.prepared, options, (session) => body(session));
-  return { ...report, durationMs: performance.now() - started };
+  const images = engine.images;
+  if (images === null) return runFresh(provider, engine, spec, options, body);
+  // The instance is this invocation's from its image's restore to its call's end (residency.ts).
+  const owner = {};
+  await images.residency.acquire(owner);
+  try {
+    const built = imageFor(provider, engine, images, spec, true, owner);
+    if (!built.ok) return moduleFailureReport(built.failure, started);
+    const { outcome, call, fuelUsed } = await callImage(
+      provider,
+      engine,
+      images,
+      built.image,
+      options,
+      body,
+      owner,
+    );
+    return {
+      outcome,
+      logs: [...built.image.logs, ...call.logs.entries],
+      fuelUsed,
+      durationMs: performance.now() - started,
+    };
+  } finally {
+    images.residency.release(owner);
+  }
+}
+
+/** The hook's largest function now in the VM, in bytes of bytecode (0 when the layout is unknown). */
+function largestHookFunction(engine: Engine, vm: Vm, base: Base): number {
+  const path = engine.layout.codeLength;
+  return path === null ? 0 : largestFunctionBytes(engine.memory, path, vm.runtimePtr, base.preludeAtom);
+}
+
+/** Bytes one live allocation stands for when the heap cannot be read (the fallback's pricing). */
+const FALLBACK_BYTES_PER_ALLOCATION = 64;
+
+/** Both phases back to back in a runtime of the call's own (the fallback without images). */
+async function runFresh<P, T>(
+  provider: EngineProvider,
+  engine: Engine,
+  spec: ModuleSpec<P>,
+  options: CallOptions,
+  body: (call: Call, value: P) => Promise<T> | T,
+): Promise<InvocationReport<T>> {
+  const started = performance.now();
+  let vm: Vm | undefined;
+  let base: Base | undefined;
+  let call: Call | undefined;
+  let inCall = false;
+  let outcome: InvocationReport<T>["outcome"];
+  let fuelUsed = 0;
+  try {
+    vm = Vm.create(engine);
+    base = Base.install(vm, spec.extensions, engine);
+    let baseAllocations = 0;
+    const compiled = vm.context.evalCode(spec.code, "hook.js", { type: "global", compileOnly: true });
+    const codeBytes = compiled.error ? 0 : largestHookFunction(engine, vm, base);
+    (compiled.error ?? compiled.value).dispose();
+    const current: Call = new Call(engine, vm, base, {
+      fuel: options.fuel ?? LIMITS.fuelPerInvocation,
+      heldBytes: () =>
+        Math.max(0, current.meter.liveAllocations() - baseAllocations) * FALLBACK_BYTES_PER_ALLOCATION,
+      codeBytes,
+      residency: OWN_RUNTIME,
+      disposeHandles: true,
+    });
+    call = current;
+    vm.current = current;
+    baseAllocations = current.meter.liveAllocations();
+    current.begin(MODULE_CLOCK_MS, MODULE_SEED, spec.moduleFuel ?? LIMITS.fuelPerInvocation, "module");
+    current.evaluate(spec.code);
+    const value = spec.prepare(current);
+    current.checkSticky();
+    current.finish();
+    if (spec.rehearsal) current.rehearse(spec.rehearsal.builder, spec.rehearsal.sample);
+    inCall = true;
+    current.setHostCalls(options.hostCalls);
+    current.begin(options.nowMs, options.seed);
+    const result = await body(current, value);
+    current.checkSticky();
+    outcome = { ok: true, value: result };
+  } catch (error) {
+    if (error instanceof PreludeFailure) {
+      console.error("sandbox:", error.message);
+      outcome = { ok: false, error: PREPARE_FAILED };
+    } else {
+      outcome = { ok: false, error: callFailure(provider, engine, error) };
+    }
+  } finally {
+    if (call !== undefined && !engine.retired) {
+      try {
+        fuelUsed = call.finish();
+      } catch (error) {
+        provider.retire(engine);
+        if (!isEngineTrap(error)) console.error("sandbox: failed to finish a call", error);
+      }
+    }
+    call?.end();
+    if (vm !== undefined && !engine.retired) {
+      try {
+        base?.dispose();
+        vm.dispose();
+      } catch (error) {
+        // Tearing down after a trap can trap again; the engine is gone either way.
+        provider.retire(engine);
+        if (!isEngineTrap(error)) console.error("sandbox: failed to dispose a runtime", error);
+      }
+    }
+  }
+  const logs = inCall && call !== undefined ? call.logs.entries : [];
+  return { outcome, logs, fuelUsed, durationMs: performance.now() - started };
 }

@@ -1,15 +1,17 @@
 // Workspace files (`lib/…` lambdas, `plugins/…` plugins) in the sandbox: one
 // evaluation at compile time that reads what the module exports, and a run of
-// one exported function with a JSON input. Unlike tool adapters there is no
-// warm pool: every run gets a fresh session (seed 002: fresh worker per call).
+// one exported function with a JSON input. Every run starts from the code's
+// memory image, so each invocation sees a fresh module as its top level left
+// it; a run that awaits a host capability parks its state meanwhile.
 import type { Json } from "../json";
 import { err, ok, type Result } from "../result";
+import { preludeKey } from "./base";
+import type { Call, HostCall } from "./call";
 import type { EngineProvider } from "./engine";
 import { fail } from "./failure";
 import { FUEL } from "./fuel";
-import { prepareModule, runInvocation, runPrepared } from "./invocation";
+import { inspectInvocation, runInvocation } from "./invocation";
 import type { PreludeExtension } from "./prelude";
-import type { HostCall, Session } from "./session";
 import type { InvocationReport, SandboxError } from "./types";
 
 /** Largest JSON description of a module's exports read at inspection, in characters. */
@@ -102,6 +104,8 @@ export interface ModuleCall {
   extensions?: readonly PreludeExtension[];
   /** The call's fuel budget (default LIMITS.fuelPerInvocation). */
   fuel?: number;
+  /** The top level's own budget (default LIMITS.fuelPerInvocation). */
+  moduleFuel?: number;
 }
 
 /** A settled call: `value` is absent when the function returned `undefined` (a plugin's "no change"). */
@@ -109,44 +113,49 @@ export interface ModuleReturn {
   value?: Json;
 }
 
-function readShape(session: Session): ModuleShape {
-  session.meter.extend(MODULE_SHAPE_CHARS * FUEL.outputAllowancePerByte);
-  const text = session.callApiText("inspectModule", [MODULE_SHAPE_CHARS]);
+function readShape(call: Call): ModuleShape {
+  call.meter.extend(MODULE_SHAPE_CHARS * FUEL.outputAllowancePerByte);
+  const text = call.callApiText("inspectModule", [MODULE_SHAPE_CHARS]);
   if (text.startsWith("E")) throw fail("hook_invalid_module", text.slice(1));
   return JSON.parse(text.slice(1)) as ModuleShape;
 }
 
+const nothing = (): undefined => undefined;
+
 export function createModuleSandbox(provider: EngineProvider) {
   /** Evaluates compiled code once (fixed clock and seed) and reads its exports (compile time). */
   async function inspectModule(code: string): Promise<Result<ModuleShape, SandboxError>> {
-    const engine = await provider.get();
-    const module = prepareModule(provider, engine, { code, extensions: [moduleExtension] }, readShape);
-    if (!module.ok) return err(module.error);
-    const report = await runPrepared(
-      provider,
-      module.prepared,
-      { nowMs: 0, seed: "inspect" },
-      (_session, shape) => shape,
-    );
-    return report.outcome.ok ? ok(report.outcome.value) : err(report.outcome.error);
+    const inspected = await inspectInvocation(provider, {
+      kind: "module-inspect",
+      code,
+      extensions: [moduleExtension],
+      prepare: readShape,
+    });
+    return inspected.ok ? ok(inspected.value) : err(inspected.error);
   }
 
-  /** Runs one exported function in a fresh session: top level, then the call with `input`. */
-  async function runModuleExport(call: ModuleCall): Promise<InvocationReport<ModuleReturn>> {
+  /** Runs one exported function on the code's image: its top level's state, then the call with `input`. */
+  function runModuleExport(call: ModuleCall): Promise<InvocationReport<ModuleReturn>> {
     const label = `${call.exportPath.join(".")}'s return value`;
+    const extensions = call.extensions ?? [];
     return runInvocation(
       provider,
       {
+        kind: `module:${preludeKey(extensions)}`,
         code: call.code,
-        extensions: call.extensions ?? [],
+        extensions,
+        ...(call.moduleFuel === undefined ? {} : { moduleFuel: call.moduleFuel }),
+        prepare: nothing,
+      },
+      {
         nowMs: call.nowMs,
         seed: call.seed,
         ...(call.hostCalls === undefined ? {} : { hostCalls: call.hostCalls }),
         ...(call.fuel === undefined ? {} : { fuel: call.fuel }),
       },
-      async (session) => {
+      async (running) => {
         // The `json` builder spreads the array it gets: the input is the one argument.
-        const value = await session.invokeOptional(call.exportPath, "json", [call.input], label);
+        const value = await running.invokeOptional(call.exportPath, "json", [call.input], label);
         return value === undefined ? {} : { value };
       },
     );

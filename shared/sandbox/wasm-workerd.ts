@@ -3,14 +3,9 @@
 import wasmModule from "@jitl/quickjs-wasmfile-release-sync/wasm";
 import { createEngineProvider } from "./engine";
 
-/** The instance for code that runs to completion: tool adapters (and their warm pool), file test runs. */
-export const workerdEngines = createEngineProvider(() => wasmModule);
-
 /**
- * A second instance, with its own capped memory, for code that awaits host
- * capabilities (request hooks and their nested lambdas): while such code is
- * suspended it holds memory, so it never shares an instance with the
- * adapters on the tool-call path (DESIGN §7 "Shared memory across calls").
- * Created on first use.
+ * The isolate's one instance: every hook kind's calls run in it, each from
+ * its code's memory image. Calls that await host capabilities park their
+ * state while they wait (residency.ts), so they never hold it.
  */
-export const asyncEngines = createEngineProvider(() => wasmModule);
+export const workerdEngines = createEngineProvider(() => wasmModule);

@@ -60,6 +60,34 @@ const prototypeTampering = () => {
 let walkSize = 0;
 let walkMax = 0;
 let walkLabel = "";
+// A long walk runs as a pure region (fuel.ts): its steps do constant work
+// each and pay nothing for the hook's heap and code, so serialising a large
+// value costs the same whatever else the hook holds. That is sound only while
+// no hook code runs: a proxy, an array that had properties defined on it, or
+// an accessor property (each found without running hook code, see the
+// plain-data part) ends the region for the rest of the walk, and what the
+// walk then reads, getters included, pays full price.
+const WALK_PURE_AFTER = 64;
+let walkSteps = 0;
+let walkMark = -1;
+let walkImpure = false;
+// Enters the region once the walk is long, unless an object on its path
+// (whose remaining elements or keys it still reads) may run hook code.
+const enterPure = (depth) => {
+  for (let i = 0; i <= depth; i++) {
+    if (mayRunHookCode(pathValues[i])) {
+      walkImpure = true;
+      return;
+    }
+  }
+  walkMark = hostWalkMark(true);
+};
+const leavePure = () => {
+  walkImpure = true;
+  if (walkMark < 0) return;
+  hostWalkRefund(walkMark, -1);
+  walkMark = -1;
+};
 const walkFail = (depth, what) => {
   failure = pathText(walkLabel, depth) + " " + what;
   throw FAIL;
@@ -75,6 +103,9 @@ const walkObject = (item, depth) => {
   if (depth >= MAX_DEPTH) walkFail(depth, "nests deeper than " + MAX_DEPTH + " levels");
   for (let i = 0; i < depth; i++) if (pathValues[i] === item) walkFail(depth, "is a circular reference");
   pathValues[depth] = item;
+  if (walkMark >= 0 && mayRunHookCode(item)) leavePure();
+  walkSteps += depth + 5;
+  if (walkMark < 0 && !walkImpure && walkSteps >= WALK_PURE_AFTER) enterPure(depth);
   charge(1);
   let size = walkSize;
   if (isArray(item)) {
@@ -82,6 +113,7 @@ const walkObject = (item, depth) => {
     size += length + 1;
     if (size > walkMax) throw TOO_LARGE;
     for (let i = 0; i < length; i++) {
+      if (walkMark < 0 && !walkImpure && ++walkSteps >= WALK_PURE_AFTER) enterPure(depth);
       const element = item[i];
       const type = typeof element;
       if (type === "string") size += element.length + 2;
@@ -104,6 +136,8 @@ const walkObject = (item, depth) => {
     size += keys.length + 1;
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i];
+      if (walkMark < 0 && !walkImpure && ++walkSteps >= WALK_PURE_AFTER) enterPure(depth);
+      if (walkMark >= 0 && getterOf(item, key) !== undefined) leavePure();
       const element = item[key];
       const type = typeof element;
       size += key.length + 3;
@@ -130,6 +164,9 @@ const toJsonText = (value, label, maxChars) => {
   const outerSize = walkSize;
   const outerMax = walkMax;
   const outerLabel = walkLabel;
+  const outerSteps = walkSteps;
+  const outerMark = walkMark;
+  const outerImpure = walkImpure;
   // Only a getter run by a walk serialises inside one: then the outer walk's
   // path (for its messages and cycle checks) is kept aside too.
   const outerPath = walking ? [] : null;
@@ -143,6 +180,9 @@ const toJsonText = (value, label, maxChars) => {
   walkSize = 0;
   walkMax = maxChars;
   walkLabel = label;
+  walkSteps = 0;
+  walkMark = -1;
+  walkImpure = false;
   try {
     const type = typeof value;
     if (type === "string") walkSize = value.length + 2;
@@ -158,6 +198,10 @@ const toJsonText = (value, label, maxChars) => {
     if (error === TOO_LARGE) return "L";
     throw error;
   } finally {
+    if (walkMark >= 0) hostWalkRefund(walkMark, -1);
+    walkSteps = outerSteps;
+    walkMark = outerMark;
+    walkImpure = outerImpure;
     walkSize = outerSize;
     walkMax = outerMax;
     walkLabel = outerLabel;

@@ -5,6 +5,15 @@
 export const FUEL_JS = String.raw`
 let leased = 0;
 const hostLease = host.lease;
+// Loops of our own over hook data (the serialisation walk, splitting) report
+// the steps they took; the host refunds what those paid for the hook's heap
+// and code, since each does constant work (FuelMeter.markWalk in fuel.ts).
+const hostWalkMark = host.walkMark;
+const hostWalkRefund = host.walkRefund;
+// A metered built-in that made a large string or array grew the heap in one
+// step: the host prices the steps after it at once (FuelMeter.retune).
+const hostRetune = host.retune;
+const RETUNE_LENGTH = 65536;
 const charge = (units) => {
   if (!(units > 0)) return;
   if (units <= leased) { leased -= units; return; }
@@ -75,6 +84,7 @@ const meter = (target, key, price, after, coerceThis) => {
       charge(1 + price(self, args));
       const result = apply(original, self, args);
       if (after !== undefined) charge(after(result, self, args));
+      if ((typeof result === "string" || isArray(result)) && result.length > RETUNE_LENGTH) hostRetune();
       return result;
     } }[key];
     const name = original.name;

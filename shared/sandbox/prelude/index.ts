@@ -7,6 +7,7 @@ import { BUILTINS_JS } from "./builtins";
 import { CAPTURE_JS } from "./capture";
 import { FUEL_JS } from "./fuel";
 import { HARDEN_JS } from "./harden";
+import { PLAIN_JS } from "./plain";
 
 export interface PreludeExtension {
   /** Stable name, for error messages and caching. */
@@ -31,7 +32,7 @@ function compact(source: string): string {
 }
 
 export function buildPrelude(extensions: readonly PreludeExtension[]): string {
-  const parts = [CAPTURE_JS, FUEL_JS, HARDEN_JS, BUILTINS_JS, BRIDGE_JS];
+  const parts = [CAPTURE_JS, FUEL_JS, HARDEN_JS, BUILTINS_JS, PLAIN_JS, BRIDGE_JS];
   for (const extension of extensions) parts.push(`{\n${extension.source}\n}`);
   return compact(`(function (host) {\n"use strict";\n${parts.join("\n")}\nreturn api;\n})`);
 }

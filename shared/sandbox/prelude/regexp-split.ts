@@ -62,7 +62,19 @@ const define = (array, index, value) => {
   defineProp(array, index, element);
   element.value = undefined;
 };
+// Long texts: the loop runs no hook code (unchanged() saw to that), so what its
+// steps paid for the hook's heap and code is refunded whole (fuel.ts).
+const SPLIT_MARK_CHARS = 1024;
 const fastSplit = (rx, text, lim) => {
+  if (text.length <= SPLIT_MARK_CHARS) return splitForward(rx, text, lim);
+  const mark = hostWalkMark(true);
+  try {
+    return splitForward(rx, text, lim);
+  } finally {
+    hostWalkRefund(mark, -1);
+  }
+};
+const splitForward = (rx, text, lim) => {
   const parts = [];
   if (lim === 0) return parts;
   const flags = apply(regExpFlags, rx, []);

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { LIMITS } from "../../../shared/limits";
 import { FUEL_PER_MS, REQUEST_HOOK_EXTENSIONS } from "../../../shared/llm/host-calls";
-import { runAsyncModuleExport } from "../../../shared/sandbox";
+import { runModuleExport } from "../../../shared/sandbox";
 import { moduleCode } from "../sandbox/helpers";
 import { deployLib, failed, hookConfig, hookWorkspace, runHook, setConfig } from "./harness";
 
@@ -27,7 +27,7 @@ const BUDGET = LIMITS.requestHookTimeoutMs * FUEL_PER_MS;
 
 async function burn(body: string, fuel: number) {
   const started = performance.now();
-  const report = await runAsyncModuleExport({
+  const report = await runModuleExport({
     code: moduleCode(`return { transform() { ${body} } };`),
     exportPath: ["transform"],
     input: null,

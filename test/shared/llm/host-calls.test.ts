@@ -6,7 +6,6 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG } from "../../../shared/config/schema";
 import { hostCallsFor, TIME_UP, type HostContext } from "../../../shared/llm/host-calls";
 import { runAdapterStage, runModuleExport } from "../../../shared/sandbox";
-import { asyncEngines, workerdEngines } from "../../../shared/sandbox/wasm-workerd";
 import { adapterCode, moduleCode, testContext } from "../sandbox/helpers";
 import {
   deployLib,
@@ -172,31 +171,29 @@ describe("hostCallsFor", () => {
   });
 });
 
-// A hook that allocates until the sandbox refuses: 1 MiB typed arrays.
+// A hook that allocates until the sandbox refuses: 16 MiB typed arrays (a few
+// steps, so memory runs out before the fuel that holding it costs).
 const BOMB = `
 export function transform({ request }) {
   const keep = [];
-  for (;;) keep.push(new Uint8Array(1 << 20));
+  for (;;) keep.push(new Uint8Array(1 << 24));
 }`;
 
-// Allocates until refused, keeps what it got, and tries to await a host call
-// holding it (catching the refusal, then returning the original request).
+// Holds more than a waiting hook may set aside, and tries to await a host
+// call holding it (catching the refusal, then returning the original request).
 const HOLDING_BOMB = `
 export async function transform({ request }) {
-  const keep = [];
-  for (const size of [1 << 20, 1 << 16]) {
-    try { for (;;) keep.push(new Uint8Array(size)); } catch {}
-  }
+  const keep = [new Uint8Array(7 << 20), new Uint8Array(7 << 20), new Uint8Array(7 << 20)];
   try { await rayrun.lambda({ source: "lib/lookup.ts:lookup", args: keep.length }); } catch {}
   return request;
 }`;
 
-// Holds 20 MiB of the async engine across a host call: within the reserve rule.
-const HOLDING_20_MIB = `
+// Holds 12 MiB across a host call: its state is set aside while it waits.
+const HOLDING_12_MIB = `
 export async function transform({ request }) {
   const keep = [];
-  for (let i = 0; i < 20; i++) keep.push(new Uint8Array(1 << 20));
-  const { found } = await rayrun.lambda({ source: "lib/lookup.ts:lookup", args: keep.length });
+  for (let i = 0; i < 3; i++) keep.push(new Uint8Array(1 << 22));
+  const { found } = await rayrun.lambda({ source: "lib/lookup.ts:lookup", args: keep.length * 4 });
   return { ...request, system: "held " + found };
 }`;
 
@@ -231,7 +228,9 @@ describe("Shared memory across calls: a memory bomb in one hook does not fail a 
 
   it("a bomb that tries to await a host call holding the memory is stopped there, and the waiting hook resumes", async () => {
     const patient = await patientWorkspace();
-    const bomber = await slowLambdaWorkspace(HOLDING_BOMB, {}, {});
+    // Holding megabytes makes every step dear: a longer timeout lets the hook reach its await.
+    const longer = { limits: { execution_timeout_ms: 30_000 } };
+    const bomber = await slowLambdaWorkspace(HOLDING_BOMB, { timeout_ms: 30_000 }, longer);
 
     const patientGate = gate();
     const patientRun = runHook(patient, "main", sampleRequest(), { host: { env: slowBackend(patientGate) } });
@@ -242,38 +241,36 @@ describe("Shared memory across calls: a memory bomb in one hook does not fail a 
     );
     // Catching the refused call does not let it go on: it fails closed, and never reached its backend.
     expect(bombed.code).toBe("request_hook_error");
-    expect(bombed.message).toMatch(
-      /hook_out_of_memory: the hook awaited a host call while holding the sandbox memory/,
-    );
+    expect(bombed.message).toMatch(/hook_out_of_memory: the hook awaited a host call holding \d+ bytes/);
+    expect(bombed.message).toContain("more than can be set aside while it waits");
     expect(bomberGate.finished).toBe(false);
     patientGate.open();
     expect(transformed(await patientRun).system).toBe("after the bomb 2000");
   });
 
-  it("request hooks have their own engine: tool adapters and file test runs keep their memory while a hook holds 20 MiB", async () => {
-    expect(await asyncEngines.get()).not.toBe(await workerdEngines.get());
-    const holder = await slowLambdaWorkspace(HOLDING_20_MIB, {}, {});
+  it("a hook awaiting a host call holds no sandbox memory: while it holds 12 MiB, calls that need 18 MiB run", async () => {
+    // Holding megabytes makes every step dear: a longer timeout lets the hook reach its await.
+    const longer = { limits: { execution_timeout_ms: 30_000 } };
+    const holder = await slowLambdaWorkspace(HOLDING_12_MIB, { timeout_ms: 30_000 }, longer);
     const holderGate = gate();
     const holderRun = runHook(holder, "main", sampleRequest(), { host: { env: slowBackend(holderGate) } });
     await holderGate.reached;
-    // Each needs 16 MiB: more than the suspended hook left in its engine.
+    // Each needs 18 MiB: with the waiting hook's 12 MiB that is more than the heap's room in the instance's 32.
     const lambda = await runModuleExport({
       code: moduleCode(`return { main: (input) => {
-        const keep = [];
-        for (let i = 0; i < 16; i++) keep.push(new Uint8Array(1 << 20));
-        return { held: keep.length * input };
+        const keep = [new Uint8Array(6 << 20), new Uint8Array(6 << 20), new Uint8Array(6 << 20)];
+        return { held: 18 * input };
       } };`),
       exportPath: ["main"],
       input: 1,
       nowMs: 0,
       seed: "s",
     });
-    expect(lambda.outcome).toStrictEqual({ ok: true, value: { value: { held: 16 } } });
+    expect(lambda.outcome).toStrictEqual({ ok: true, value: { value: { held: 18 } } });
     const adapter = await runAdapterStage({
       code: adapterCode(`before: ({ arguments: args }) => {
-        const keep = [];
-        for (let i = 0; i < 16; i++) keep.push(new Uint8Array(1 << 20));
-        return { action: "continue", arguments: { ...args, held: keep.length } };
+        const keep = [new Uint8Array(6 << 20), new Uint8Array(6 << 20), new Uint8Array(6 << 20)];
+        return { action: "continue", arguments: { ...args, held: keep.length * 6 } };
       }`),
       stage: "before",
       arguments: { q: 1 },
@@ -281,9 +278,9 @@ describe("Shared memory across calls: a memory bomb in one hook does not fail a 
     });
     expect(adapter.outcome).toStrictEqual({
       ok: true,
-      value: { action: "continue", arguments: { q: 1, held: 16 } },
+      value: { action: "continue", arguments: { q: 1, held: 18 } },
     });
     holderGate.open();
-    expect(transformed(await holderRun).system).toBe("held 20");
+    expect(transformed(await holderRun).system).toBe("held 12");
   });
 });

@@ -2,7 +2,14 @@
 // supports awaited host capabilities, and concurrent runs never share state.
 import { describe, expect, it } from "vitest";
 import type { Json } from "../../../shared/json";
-import { runInvocation, type PreludeExtension } from "../../../shared/sandbox";
+import wasmModule from "@jitl/quickjs-wasmfile-release-sync/wasm";
+import { LIMITS } from "../../../shared/limits";
+import {
+  createEngineProvider,
+  runInvocation,
+  type EngineProvider,
+  type PreludeExtension,
+} from "../../../shared/sandbox";
 import { workerdEngines } from "../../../shared/sandbox/wasm-workerd";
 import {
   adapterCode,
@@ -21,11 +28,18 @@ const hostExtension: PreludeExtension = {
   source: `builders.withHost = (args) => [{ input: args[0], fetchValue: (value) => callHost("echo", value) }];`,
 };
 
-function runTransform(code: string, input: Json, echo: (value: Json) => Promise<Json>) {
+function runTransform(
+  code: string,
+  input: Json,
+  echo: (value: Json) => Promise<Json>,
+  engines: EngineProvider = workerdEngines,
+  fuel?: number,
+) {
   return runInvocation(
-    workerdEngines,
-    { code, extensions: [hostExtension], nowMs: 0, seed: "s", hostCalls: { echo } },
-    (session) => session.invoke(["transform"], "withHost", [input], "transform's return value"),
+    engines,
+    { kind: "test-host-calls", code, extensions: [hostExtension], prepare: () => undefined },
+    { nowMs: 0, seed: "s", hostCalls: { echo }, ...(fuel === undefined ? {} : { fuel }) },
+    (call) => call.invoke(["transform"], "withHost", [input], "transform's return value"),
   );
 }
 
@@ -105,5 +119,113 @@ describe("host capabilities and interleaving", () => {
       throw new Error("upstream unavailable");
     });
     expect(failureOf(report)).toEqual(failure("hook_threw", /upstream unavailable/));
+  });
+});
+
+describe("a call that awaits sets its state aside and holds no instance", () => {
+  const holder = moduleCode(`
+    return {
+      async transform({ input, fetchValue }) {
+        const held = [];
+        for (let i = 0; i < input.chunks; i++) held.push(new Uint8Array(input.chunkBytes).fill(i + 1));
+        const reply = await fetchValue({ tag: input.tag });
+        let sum = 0;
+        for (let i = 0; i < held.length; i++) sum += held[i][input.chunkBytes - 1];
+        return { tag: input.tag, reply, sum };
+      },
+    };`);
+
+  it("its state is written back exactly, after other calls used the instance", async () => {
+    const engines = createEngineProvider(() => wasmModule);
+    let release: (() => void) | undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow = runTransform(
+      holder,
+      { tag: "slow", chunks: 3, chunkBytes: 1 << 16 },
+      async (value) => {
+        await gate;
+        return value;
+      },
+      engines,
+    );
+    await Promise.resolve();
+    for (let i = 0; i < 5; i++) {
+      const other = await runTransform(
+        holder,
+        { tag: `other${i}`, chunks: 2, chunkBytes: 1 << 10 },
+        async (v) => v,
+        engines,
+      );
+      expect(okValue(other)).toEqual({ tag: `other${i}`, reply: { tag: `other${i}` }, sum: 3 });
+    }
+    const parked = (await engines.get()).images?.stats().parkedBytes ?? 0;
+    expect(parked).toBeGreaterThan(3 << 16);
+    release?.();
+    expect(okValue(await slow)).toEqual({ tag: "slow", reply: { tag: "slow" }, sum: 6 });
+    expect((await engines.get()).images?.stats().parkedBytes).toBe(0);
+  });
+
+  it("a call that would set aside more than the limit fails with hook_out_of_memory and never reaches the capability", async () => {
+    let reached = false;
+    const chunkBytes = 6 << 20;
+    const chunks = Math.ceil(LIMITS.sandboxParkedBytes / chunkBytes) + 1;
+    const report = await runTransform(
+      holder,
+      { tag: "big", chunks, chunkBytes },
+      async (value) => {
+        reached = true;
+        return value;
+      },
+      workerdEngines,
+      50_000_000,
+    );
+    expect(failureOf(report)).toEqual(failure("hook_out_of_memory", /more than can be set aside/));
+    await Promise.resolve();
+    expect(reached).toBe(false);
+    await expectNextCallHealthy();
+  });
+
+  it("a call waiting when the engine is replaced fails closed, and the next call works", async () => {
+    const engines = createEngineProvider(() => wasmModule);
+    let release: (() => void) | undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const waiting = runTransform(
+      holder,
+      { tag: "w", chunks: 1, chunkBytes: 16 },
+      async (value) => {
+        await gate;
+        return value;
+      },
+      engines,
+    );
+    await Promise.resolve();
+    engines.retire(await engines.get());
+    release?.();
+    expect(failureOf(await waiting)).toEqual(
+      failure("hook_out_of_memory", /engine failed while the hook awaited/),
+    );
+    expect(
+      okValue(await runTransform(holder, { tag: "n", chunks: 1, chunkBytes: 16 }, async (v) => v, engines)),
+    ).toEqual({
+      tag: "n",
+      reply: { tag: "n" },
+      sum: 1,
+    });
+  });
+
+  it("calls that await nothing, started together, each get their own answer", async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        runBefore(
+          adapterCode(
+            `before({ arguments: args }) { return { action: "continue", arguments: { i: args.i * 2 } }; }`,
+          ),
+          { i },
+        ),
+      ),
+    );
+    for (const [i, answer] of answers.entries()) {
+      expect(okValue(answer)).toEqual({ action: "continue", arguments: { i: i * 2 } });
+    }
   });
 });

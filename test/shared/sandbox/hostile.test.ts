@@ -3,16 +3,19 @@
 // wall-clock time (the machine is noisy; the bench measures time).
 import { describe, expect, it } from "vitest";
 import { LIMITS } from "../../../shared/limits";
-import { HOSTILE_CASES } from "./hostile-cases";
+import { HOSTILE_CASES, hostileSource } from "./hostile-cases";
 import { beforeCode, CONTINUE, expectNextCallHealthy, runBefore, failure, failureOf } from "./helpers";
 
 describe("hostile hooks fail closed and never harm the next call", () => {
-  for (const { name, body, code, async } of HOSTILE_CASES) {
+  for (const hostile of HOSTILE_CASES) {
+    const { name, code } = hostile;
     it(`${name} → ${code}`, async () => {
-      let source = beforeCode(`${body}\n${CONTINUE}`);
-      if (async) source = source.replace("before(", "async before(");
-      const report = await runBefore(source);
+      const source = hostileSource(hostile);
+      const report = await runBefore(source, hostile.args ?? {});
       expect(failureOf(report)).toEqual(failure(code));
+      // The attack itself was reached (not only its setup) where the case says when.
+      const armed = report.logs.some((entry) => entry.message === "armed");
+      expect(armed).toBe(hostile.body.includes(`"armed"`));
       // A timeout means the whole budget was spent, never less.
       expect(code !== "hook_timeout" || report.fuelUsed >= LIMITS.fuelPerInvocation).toBe(true);
       await expectNextCallHealthy();

@@ -180,7 +180,7 @@ describe("memory limit", () => {
       ),
     ).toBeDefined();
     const report = await runBefore(
-      beforeCode(`const keep = []; for (;;) keep.push(new Uint8Array(1 << 20)); ${CONTINUE}`),
+      beforeCode(`const keep = []; for (;;) keep.push(new Uint8Array(1 << 24)); ${CONTINUE}`),
     );
     expect(failureOf(report)).toEqual(failure("hook_out_of_memory"));
     await expectNextCallHealthy();

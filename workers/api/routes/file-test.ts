@@ -19,7 +19,7 @@ import { LIMITS } from "../../../shared/limits";
 import { CHAT_PARAMS_EXTENSION } from "../../../shared/plugins/chat-params";
 import { pluginToolDefsExtension } from "../../../shared/plugins/tool-sandbox";
 import type { PreludeExtension } from "../../../shared/sandbox";
-import { runAsyncModuleExport } from "../../../shared/sandbox";
+import { runModuleExport } from "../../../shared/sandbox";
 import { compileWorkspaceFile } from "../compiler";
 import { requireScope } from "../middleware/auth";
 import { jsonBody } from "../middleware/json-body";
@@ -99,7 +99,7 @@ export const fileTestRoutes = new Hono<ApiEnv>().post(
       seed: requestId,
     };
     const timeoutMs = t.file.kind === "lib" ? LIMITS.requestHookTimeoutMs : LIMITS.pluginHookTimeoutMs;
-    const report = await runAsyncModuleExport({
+    const report = await runModuleExport({
       ...call,
       extensions: [
         ...REQUEST_HOOK_EXTENSIONS,

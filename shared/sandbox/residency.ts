@@ -1,0 +1,163 @@
+// Who owns the instance's memory. Calls run one at a time in the one runtime
+// (images.ts): a call's image is written in before it starts, what it grew is
+// zeroed when it ends, and a call that awaits a host capability parks a copy
+// of its state and gets it written back before it continues. So every call
+// starts from its image, nothing of one call is left for the next, and an
+// awaiting call holds no instance while it waits.
+import { LIMITS } from "../limits";
+import type { Call, Residency } from "./call";
+import type { Engine } from "./engine";
+import { fail } from "./failure";
+import { heapBreak, type HeapLayout } from "./heap-layout";
+import { capture, restore, restoreDelta, snapshotBytes, type Delta, type Snapshot } from "./image";
+import type { Vm } from "./vm";
+
+/**
+ * The C stack the sandbox can dirty below its top: QuickJS stops JS at
+ * LIMITS.stackBytes, and native code past its last check stays well within
+ * the slack. Tests check that nothing below is ever written.
+ */
+export const STACK_WINDOW_BYTES = LIMITS.stackBytes + 64 * 1024;
+
+/**
+ * One holder at a time: an invocation holds the instance from before its
+ * image is written until its call has ended, across every await of its own
+ * (a call's promise settling is one), and lets go only to park. Others queue,
+ * first come first served.
+ */
+class EngineLock {
+  private holder: object | null = null;
+  private readonly queue: { owner: object; wake: () => void }[] = [];
+
+  /** Resolves once `owner` holds the instance. */
+  acquire(owner: object): Promise<void> | undefined {
+    if (this.holder === null) {
+      this.holder = owner;
+      return undefined;
+    }
+    const { promise, resolve } = Promise.withResolvers<void>();
+    this.queue.push({ owner, wake: resolve });
+    return promise;
+  }
+
+  release(owner: object): void {
+    if (this.holder !== owner) return;
+    const next = this.queue.shift();
+    this.holder = next?.owner ?? null;
+    next?.wake();
+  }
+}
+
+export class ImageResidency implements Residency {
+  private readonly lock = new EngineLock();
+  /** Whose state memory holds: a running call, or a parked one nobody has displaced yet. */
+  private resident: Call | null = null;
+  /** The first heap address above which memory is known to be zero. */
+  private dirtyEnd: number;
+  private readonly parked = new Map<Call, Snapshot>();
+  /** Bytes of parked states in this instance. */
+  parkedBytes = 0;
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly vm: Vm,
+    private readonly layout: HeapLayout,
+  ) {
+    this.dirtyEnd = heapBreak(engine.memory, layout);
+  }
+
+  /** Writes `image` into memory for `call`, which becomes the running call (null: our own set-up code). */
+  enter(call: Call | null, image: Snapshot | Delta): void {
+    if ("static" in image) restore(this.engine.memory, this.layout, image, this.dirtyEnd);
+    else restoreDelta(this.engine.memory, this.layout, image, this.dirtyEnd);
+    this.dirtyEnd = image.end;
+    this.resident = call;
+    this.vm.current = call;
+  }
+
+  /** True while memory holds `call`'s state. */
+  holds(call: Call): boolean {
+    return this.resident === call;
+  }
+
+  /**
+   * After a call (or an image build): zeroes the heap it grew above `end`
+   * and the stack it used, so the next call meets none of its bytes.
+   */
+  leave(call: Call | null, end: number): void {
+    if (call !== null) this.dropParked(call);
+    if (this.resident !== call) return;
+    this.resident = null;
+    this.vm.current = null;
+    if (this.engine.retired) return;
+    const bytes = new Uint8Array(this.engine.memory.buffer);
+    const grown = Math.max(heapBreak(this.engine.memory, this.layout), this.dirtyEnd);
+    if (grown > end) bytes.fill(0, end, grown);
+    this.dirtyEnd = end;
+    this.zeroStack(bytes);
+  }
+
+  /** Waits until `owner` holds the instance (an invocation, before it writes any image). */
+  async acquire(owner: object): Promise<void> {
+    await this.lock.acquire(owner);
+  }
+
+  /** `owner` is done with the instance. */
+  release(owner: object): void {
+    this.lock.release(owner);
+  }
+
+  park(call: Call): void {
+    if (this.resident !== call) throw new Error("sandbox: parking a call that is not running");
+    const state = capture(this.engine.memory, this.layout);
+    const bytes = snapshotBytes(state);
+    if (this.parkedBytes + bytes > LIMITS.sandboxParkedBytes) {
+      throw fail(
+        "hook_out_of_memory",
+        `the hook awaited a host call holding ${bytes} bytes of sandbox state, more than can be set aside while it waits`,
+      );
+    }
+    this.parked.set(call, state);
+    this.parkedBytes += bytes;
+    this.vm.current = null;
+    this.dirtyEnd = Math.max(this.dirtyEnd, heapBreak(this.engine.memory, this.layout));
+    this.zeroStack(new Uint8Array(this.engine.memory.buffer));
+    this.lock.release(call.owner);
+  }
+
+  async resume(call: Call): Promise<void> {
+    await this.lock.acquire(call.owner);
+    const state = this.parked.get(call);
+    if (state === undefined) throw new Error("sandbox: resuming a call that is not parked");
+    if (this.engine.retired) {
+      this.dropParked(call);
+      throw fail("hook_out_of_memory", "the sandbox engine failed while the hook awaited a host call");
+    }
+    if (this.resident !== call) {
+      restore(this.engine.memory, this.layout, state, this.dirtyEnd);
+      this.dirtyEnd = state.end;
+      this.resident = call;
+    }
+    this.dropParked(call);
+    this.vm.current = call;
+  }
+
+  /** Drops a call's parked state, if any. */
+  private dropParked(call: Call): void {
+    const state = this.parked.get(call);
+    if (state === undefined) return;
+    this.parked.delete(call);
+    this.parkedBytes -= snapshotBytes(state);
+  }
+
+  /** Memory is nobody's once the engine is gone (parked calls fail when they resume). */
+  retire(): void {
+    this.resident = null;
+    this.vm.current = null;
+  }
+
+  private zeroStack(bytes: Uint8Array): void {
+    const top = this.layout.heapBase;
+    bytes.fill(0, top - STACK_WINDOW_BYTES, top);
+  }
+}
