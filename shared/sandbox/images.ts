@@ -12,7 +12,7 @@ import { LRUCache } from "lru-cache";
 import { Base, PreludeFailure } from "./base";
 import { Call } from "./call";
 import type { Engine } from "./engine";
-import { heapCensus, heapTop, type HeapLayout } from "./heap-layout";
+import { heapCensus, heapTop, trimTop, type HeapLayout } from "./heap-layout";
 import { capture, captureDelta, deltaBytes, expand, snapshotBytes, type Delta, type Snapshot } from "./image";
 import type { PreludeExtension } from "./prelude";
 import { ImageResidency } from "./residency";
@@ -30,7 +30,9 @@ export interface BaseImage {
 
 /** A compiled code's state after its top level, ready for calls. */
 export interface CodeImage<P = unknown> {
-  readonly key: string;
+  /** The compiled code, and what its module phase read (images of one code for different purposes differ). */
+  readonly code: string;
+  readonly kind: string;
   readonly baseImage: BaseImage;
   readonly delta: Delta;
   /** What the module phase read for calls (e.g. an adapter's stages). */
@@ -57,7 +59,12 @@ export interface ModuleFailure {
 export class Images {
   readonly residency: ImageResidency;
   private readonly bases = new Map<string, BaseImage>();
-  private readonly codes: LRUCache<string, CodeImage>;
+  /**
+   * Images by code, then by kind. Keyed by the code string itself: callers
+   * pass the same string object for a code (revision caches), whose hash the
+   * engine keeps, where a key built per call would be hashed anew each time.
+   */
+  private readonly codes: LRUCache<string, Map<string, CodeImage>>;
   /** Whole bytes of the images in use, so their calls restore with one copy per region. */
   private readonly expanded: LRUCache<CodeImage, Snapshot>;
   private readonly failures: LRUCache<string, ModuleFailure>;
@@ -70,10 +77,16 @@ export class Images {
     options: ImagesOptions,
   ) {
     this.residency = new ImageResidency(engine, vm, layout);
-    this.codes = new LRUCache<string, CodeImage>({
+    this.codes = new LRUCache<string, Map<string, CodeImage>>({
       maxSize: options.imageBytes,
-      sizeCalculation: (image) => Math.max(1, deltaBytes(image.delta)),
-      dispose: (image) => this.expanded.delete(image),
+      sizeCalculation: (kinds) => {
+        let bytes = 1;
+        for (const image of kinds.values()) bytes += deltaBytes(image.delta);
+        return bytes;
+      },
+      dispose: (kinds) => {
+        for (const image of kinds.values()) this.expanded.delete(image);
+      },
     });
     this.expanded = new LRUCache<CodeImage, Snapshot>({
       maxSize: SANDBOX_KNOBS.expandedImageBytes,
@@ -91,6 +104,7 @@ export class Images {
   /** The instance's images, once its runtime and context exist; throws if they cannot be made. */
   static create(engine: Engine, layout: HeapLayout, options: ImagesOptions): Images {
     const vm = Vm.create(engine);
+    trimTop(engine.memory, layout);
     return new Images(engine, vm, layout, capture(engine.memory, layout), options);
   }
 
@@ -103,6 +117,7 @@ export class Images {
     try {
       const base = Base.install(this.vm, extensions, this.engine);
       this.seal();
+      trimTop(this.engine.memory, this.layout);
       const built: BaseImage = {
         base,
         snapshot: capture(this.engine.memory, this.layout),
@@ -115,25 +130,30 @@ export class Images {
     }
   }
 
-  /** The image of `key`, the failure remembered for it, or nothing yet. */
-  find(key: string, moduleBudget: number): CodeImage | ModuleFailure | undefined {
-    const image = this.codes.get(key);
+  /** The image of a code for `kind`, the failure remembered for it, or nothing yet. */
+  find(code: string, kind: string, moduleBudget: number): CodeImage | ModuleFailure | undefined {
+    const image = this.codes.get(code)?.get(kind);
     if (image !== undefined) return image;
-    const failure = this.failures.get(key);
+    const failure = this.failures.get(failureKey(code, kind));
     // A top level that ran out of fuel may finish with more.
     if (failure !== undefined && (failure.error.code !== "hook_timeout" || moduleBudget <= failure.budget))
       return failure;
     return undefined;
   }
 
-  remember(key: string, failure: ModuleFailure): void {
-    this.failures.set(key, failure);
+  remember(code: string, kind: string, failure: ModuleFailure): void {
+    this.failures.set(failureKey(code, kind), failure);
   }
 
   /** Keeps a built image for later calls. */
   keep(image: CodeImage): void {
-    this.failures.delete(image.key);
-    this.codes.set(image.key, image);
+    this.failures.delete(failureKey(image.code, image.kind));
+    const kinds = this.codes.get(image.code) ?? new Map<string, CodeImage>();
+    const replaced = kinds.get(image.kind);
+    if (replaced !== undefined) this.expanded.delete(replaced);
+    kinds.set(image.kind, image);
+    // Set again so the LRU counts the entry's new size.
+    this.codes.set(image.code, kinds);
   }
 
   /** The bytes to restore for a call of `image`: whole for the images in use, its delta otherwise. */
@@ -169,8 +189,9 @@ export class Images {
     }
   }
 
-  /** The state of memory now, as a delta from `base`. */
+  /** The state of memory now, as a delta from `base` (its free top trimmed first, see trimTop). */
   captureCode(base: BaseImage): Delta {
+    trimTop(this.engine.memory, this.layout);
     return captureDelta(this.engine.memory, this.layout, base.snapshot);
   }
 
@@ -178,11 +199,17 @@ export class Images {
   stats(): ImageStats {
     this.failures.purgeStale();
     let deltaTotal = 0;
-    for (const image of this.codes.values()) deltaTotal += deltaBytes(image.delta);
+    let codes = 0;
+    for (const kinds of this.codes.values()) {
+      for (const image of kinds.values()) {
+        deltaTotal += deltaBytes(image.delta);
+        codes++;
+      }
+    }
     let baseTotal = snapshotBytes(this.root);
     for (const base of this.bases.values()) baseTotal += snapshotBytes(base.snapshot);
     return {
-      codes: this.codes.size,
+      codes,
       bases: this.bases.size,
       baseBytes: baseTotal,
       imageBytes: deltaTotal,
@@ -210,6 +237,9 @@ export class Images {
     return new Call(this.engine, this.vm, base.base, { ...setup, residency: this.residency });
   }
 }
+
+/** Failures are rare: their key may be built per lookup. */
+const failureKey = (code: string, kind: string): string => `${kind}\u0000${code}`;
 
 export interface ImagesOptions {
   /** Bytes of code images kept, least recently used dropped first. */

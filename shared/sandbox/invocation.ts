@@ -117,10 +117,9 @@ function imageFor<P>(
   keep: boolean,
   owner: object,
 ): Built<P> {
-  const key = `${spec.kind}\u0000${spec.code}`;
   const budget = spec.moduleFuel ?? LIMITS.fuelPerInvocation;
   if (keep) {
-    const found = images.find(key, budget);
+    const found = images.find(spec.code, spec.kind, budget);
     if (found !== undefined && "delta" in found) {
       const image = found as CodeImage<P>;
       // A top level that needs more than this caller's budget fails for it as it would fresh.
@@ -182,7 +181,8 @@ function imageFor<P>(
     const delta = images.captureCode(baseImage);
     end = delta.end;
     const image: CodeImage<P> = {
-      key,
+      code: spec.code,
+      kind: spec.kind,
       baseImage,
       delta,
       value,
@@ -203,7 +203,7 @@ function imageFor<P>(
       provider.retire(engine);
     }
     const { failure, deterministic } = moduleFailure(provider, engine, error, fuelUsed, budget);
-    if (deterministic && keep) images.remember(key, failure);
+    if (deterministic && keep) images.remember(spec.code, spec.kind, failure);
     return { ok: false, failure };
   } finally {
     call.end();

@@ -63,7 +63,8 @@ export class ImageResidency implements Residency {
     private readonly vm: Vm,
     private readonly layout: HeapLayout,
   ) {
-    this.dirtyEnd = heapBreak(engine.memory, layout);
+    // Start-up left bytes anywhere above the heap (probes): the first restore zeroes them all.
+    this.dirtyEnd = engine.memory.buffer.byteLength;
   }
 
   /** Writes `image` into memory for `call`, which becomes the running call (null: our own set-up code). */

@@ -1,0 +1,275 @@
+// What request hooks and plugins add to a call (Node, tsx), through `wrangler dev` on loopback.
+//
+//   npx tsx bench/llm.ts [--requests N] [--warmup N] [--port P] [--pause-ms MS]
+//
+// Starts both Workers, the demo upstream and the demo LLM provider with
+// scripts/dev-server.mjs and sets up two workspaces over the API, alike but
+// for their hooks: "bare" has none; "hooked" has the request hook of
+// dev/examples/request-policy.ts as its pre_llm_hook and four plugins whose
+// hooks await nothing (chat.params, tool.execute.before and
+// tool.execute.after, each returning the whole payload). Then, interleaved in
+// shuffled rounds with one keep-alive connection per origin:
+//   (0)  the gateway refusing a call without a key (the dev server's own cost),
+//   (L0) the OpenAI-compatible proxy of "bare",
+//   (L4) the same call through "hooked": the request hook, then four chat.params,
+//   (M0) the upstream's `echo` through "bare"'s MCP endpoint,
+//   (M4) the same call through "hooked": four tool.execute.before and four after.
+// (L4) − (L0) and (M4) − (M0) are what the hooks add.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { client, type Reply } from "./http-client";
+import { option } from "./options";
+import { differenceInterval, ms, shuffled, summarize } from "./stats";
+
+const requests = Number(option("requests", "1000"));
+const warmup = Number(option("warmup", "100"));
+const port = Number(option("port", "8807"));
+const pauseMs = Number(option("pause-ms", "30"));
+
+interface DevServer {
+  url: string;
+  upstreamUrl: string;
+  providerUrl: string;
+  key: string;
+  stop: () => void;
+}
+type StartDevServer = (options: {
+  port: number;
+  stateDir: string;
+  devVarsPath: string;
+  stdio?: "inherit" | "ignore";
+  observability?: boolean;
+  logLevel?: "info" | "warn";
+}) => Promise<DevServer>;
+// Plain .mjs scripts without type declarations, typed here.
+const devServerModule: string = "../scripts/dev-server.mjs";
+const { startDevServer } = (await import(devServerModule)) as { startDevServer: StartDevServer };
+
+/** A plugin whose hooks await nothing and return the whole payload, as a plugin that looks and changes little would. */
+const plugin = (n: number) => `
+type Payload = { toolID: string; args: Record<string, unknown>; result?: { title: string; output: string; metadata?: unknown } };
+export default {
+  "chat.params": (input: { temperature?: number; maxOutputTokens?: number }) =>
+    typeof input.temperature === "number" ? { ...input, temperature: Math.min(input.temperature, 1) } : undefined,
+  "tool.execute.before": (input: Payload) => ({ ...input, args: { ...input.args } }),
+  "tool.execute.after": (input: Payload) =>
+    input.result && input.result.output.includes("secret-${n}") ? { ...input, result: { ...input.result, output: "[redacted]" } } : undefined,
+};
+`;
+
+const PROVIDER_SECRET = "bench-provider-key";
+
+async function api(
+  base: string,
+  key: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} → ${res.status}: ${text}`);
+  return { data: (text ? JSON.parse(text) : null) as Record<string, unknown>, headers: res.headers };
+}
+
+/** Draft → test → active deployment of a workspace file. */
+async function deployFile(
+  url: string,
+  key: string,
+  base: string,
+  path: string,
+  source: string,
+  test: unknown,
+) {
+  const file = `${base}/files/${encodeURIComponent(path)}`;
+  const { headers } = await api(url, key, "GET", file);
+  const { data: saved } = await api(
+    url,
+    key,
+    "PUT",
+    `${file}/draft`,
+    { source, config: {} },
+    {
+      "if-match": headers.get("etag") ?? "",
+    },
+  );
+  const { data: run } = await api(url, key, "POST", `${file}/test`, {
+    ...(test as object),
+    version: saved.version,
+  });
+  if (!run.ok) throw new Error(`testing ${path}: ${JSON.stringify(run)}`);
+  await api(url, key, "POST", `${file}/deployments`, { version: saved.version, channel: "active" });
+}
+
+interface Workspace {
+  uid: string;
+  key: string;
+}
+
+async function setUp(server: DevServer, name: string, hooked: boolean): Promise<Workspace> {
+  const { url, upstreamUrl, providerUrl, key: bootstrap } = server;
+  const { data: ws } = await api(url, bootstrap, "POST", "/v1/workspaces", { name });
+  const base = `/v1/workspaces/${String(ws.uid)}`;
+  const { data: admin } = await api(url, bootstrap, "POST", `${base}/keys`, {
+    scopes: ["admin", "hooks:read", "hooks:write", "tools:call"],
+    actor: "bench",
+  });
+  const key = String(admin.key);
+  const { data: service } = await api(url, key, "POST", `${base}/services`, {
+    name: "demo",
+    url: `${upstreamUrl}/bench-${name}/mcp`,
+    payloadCapture: false,
+  });
+  await api(url, key, "POST", `${base}/services/${String(service.uid)}/refresh`);
+  await api(url, key, "PUT", `${base}/secrets/${PROVIDER_SECRET}`, { value: "sk-bench" });
+  const config: Record<string, unknown> = {
+    providers: { openai: { baseUrl: `${providerUrl}/bench-${name}/v1`, apiKeySecret: PROVIDER_SECRET } },
+  };
+  if (hooked) {
+    const policy = readFileSync(new URL("../dev/examples/request-policy.ts", import.meta.url), "utf8");
+    await deployFile(url, key, base, "lib/request-policy.ts", policy, {
+      export: "transform",
+      input: {
+        request: { messages: [{ role: "user", content: "hi" }], tools: [], options: {} },
+        loop: { name: "main" },
+      },
+    });
+    const names = ["p1", "p2", "p3", "p4"];
+    for (const [i, plugin_] of names.entries()) {
+      await deployFile(url, key, base, `plugins/${plugin_}.ts`, plugin(i + 1), {
+        hook: "tool.execute.before",
+        input: { toolID: "echo", args: { text: "hi" } },
+      });
+    }
+    config.pre_llm_hook = { source: "lib/request-policy.ts:transform", scope: "all" };
+    config.plugins = names;
+  }
+  const { headers } = await api(url, key, "GET", `${base}/config`);
+  await api(url, key, "PUT", `${base}/config`, config, { "if-match": headers.get("etag") ?? "" });
+  return { uid: String(ws.uid), key };
+}
+
+const MCP_HEADERS = { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
+
+function mcpOk(reply: Reply): void {
+  const text = reply.body.startsWith("{") ? reply.body : (/^data: (.*)$/m.exec(reply.body)?.[1] ?? "{}");
+  const message = JSON.parse(text) as { result?: { isError?: boolean }; error?: unknown };
+  if (reply.status !== 200 || message.error !== undefined || message.result?.isError)
+    throw new Error(`MCP call: HTTP ${reply.status}: ${reply.body.slice(0, 300)}`);
+}
+
+function llmOk(reply: Reply): void {
+  if (reply.status !== 200) throw new Error(`LLM call: HTTP ${reply.status}: ${reply.body.slice(0, 300)}`);
+}
+
+async function run(server: DevServer): Promise<void> {
+  const bare = await setUp(server, "bare", false);
+  const hooked = await setUp(server, "hooked", true);
+  console.log(`workspaces: bare ${bare.uid}, hooked ${hooked.uid} (request hook + 4 plugins)`);
+  const gateway = client(server.url);
+  let id = 0;
+  const chat = (ws: Workspace) => () =>
+    gateway(
+      "POST",
+      `/llm/${ws.uid}/openai/v1/chat/completions`,
+      {
+        model: "demo",
+        temperature: 0.7,
+        messages: [{ role: "user", content: "hello" }],
+        tools: [
+          { type: "function", function: { name: "fs_read", parameters: { type: "object" } } },
+          { type: "function", function: { name: "shell_exec", parameters: { type: "object" } } },
+        ],
+      },
+      { authorization: `Bearer ${ws.key}` },
+    );
+  const echo = (ws: Workspace) => () =>
+    gateway(
+      "POST",
+      `/mcp/${ws.uid}`,
+      {
+        jsonrpc: "2.0",
+        id: ++id,
+        method: "tools/call",
+        params: { name: "echo", arguments: { text: "hello" } },
+      },
+      { authorization: `Bearer ${ws.key}`, ...MCP_HEADERS },
+    );
+  const cases: { name: string; send: () => Promise<Reply>; check: (reply: Reply) => void }[] = [
+    {
+      name: "(0) gateway, no key (401)",
+      send: () => gateway("POST", `/mcp/${bare.uid}`, { jsonrpc: "2.0", id: 1, method: "ping" }, MCP_HEADERS),
+      check: (reply) => {
+        if (reply.status !== 401) throw new Error(`baseline: HTTP ${reply.status}`);
+      },
+    },
+    { name: "(L0) LLM proxy, bare", send: chat(bare), check: llmOk },
+    { name: "(L4) LLM proxy, hook + 4 plugins", send: chat(hooked), check: llmOk },
+    { name: "(M0) MCP echo, bare", send: echo(bare), check: mcpOk },
+    { name: "(M4) MCP echo, 4 plugins", send: echo(hooked), check: mcpOk },
+  ];
+  const samples = cases.map(() => [] as number[]);
+  const order = cases.map((_, i) => i);
+  for (let round = 0; round < warmup + requests; round++) {
+    for (const index of shuffled(order)) {
+      const current = cases[index];
+      if (!current) continue;
+      if (pauseMs > 0) await sleep(pauseMs);
+      const started = performance.now();
+      const reply = await current.send();
+      const elapsed = performance.now() - started;
+      current.check(reply);
+      if (round >= warmup) samples[index]?.push(elapsed);
+    }
+  }
+  console.log(
+    `\n${requests} requests per case (+${warmup} warm-up), interleaved in shuffled rounds, ${pauseMs} ms pause before each\n`,
+  );
+  console.log(`${"case".padEnd(36)} ${"p50 ms".padStart(8)} ${"p90 ms".padStart(8)} ${"p99 ms".padStart(8)}`);
+  cases.forEach((c, i) => {
+    const s = summarize(samples[i] ?? []);
+    console.log(
+      `${c.name.padEnd(36)} ${ms(s.p50).padStart(8)} ${ms(s.p90).padStart(8)} ${ms(s.p99).padStart(8)}`,
+    );
+  });
+  console.log("\nadded by the hooks (95% interval of the p50 difference, paired bootstrap over rounds)");
+  for (const [label, x, y] of [
+    ["(L4) − (L0) request hook + 4 plugins", 2, 1],
+    ["(M4) − (M0) 4 plugins on a tool call", 4, 3],
+  ] as const) {
+    const a = summarize(samples[x] ?? []);
+    const b = summarize(samples[y] ?? []);
+    const { low, high } = differenceInterval(samples[x] ?? [], samples[y] ?? [], 50);
+    console.log(
+      `${label.padEnd(40)} p50 ${(a.p50 - b.p50).toFixed(2).padStart(6)} ms [${low.toFixed(2)} … ${high.toFixed(2)}]   p99 ${(a.p99 - b.p99).toFixed(2).padStart(6)} ms   (target p50 ≤ 1 ms)`,
+    );
+  }
+}
+
+async function main(): Promise<void> {
+  const stateDir = mkdtempSync(join(tmpdir(), "rayrun-bench-llm-"));
+  console.log(`starting wrangler dev on 127.0.0.1:${port} (upstream ${port + 1}, provider ${port + 2}) …`);
+  const server = await startDevServer({
+    port,
+    stateDir,
+    devVarsPath: join(stateDir, ".dev.vars"),
+    stdio: (process.env.BENCH_STDIO as "inherit" | undefined) ?? "ignore",
+    observability: false,
+    logLevel: "warn",
+  });
+  try {
+    await run(server);
+  } finally {
+    server.stop();
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+
+await main();
