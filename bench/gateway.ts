@@ -44,6 +44,7 @@ import {
   setUpWorkspace,
   type BenchService,
 } from "./gateway-setup";
+import { rpcMessage, startDevServer } from "./dev-server";
 import { client, type Reply } from "./http-client";
 import { option } from "./options";
 import { differenceInterval, ms, shuffled, summarize, type Summary } from "./stats";
@@ -68,34 +69,6 @@ const toolCall = (id: number, name: string, args: unknown) => ({
   method: "tools/call",
   params: { name, arguments: args },
 });
-
-/** The JSON-RPC message in a JSON or SSE body. */
-function rpcMessage(body: string): {
-  result?: { isError?: boolean; structuredContent?: unknown };
-  error?: unknown;
-} {
-  const text = body.startsWith("{") ? body : (/^data: (.*)$/m.exec(body)?.[1] ?? "{}");
-  return JSON.parse(text) as { result?: { isError?: boolean }; error?: unknown };
-}
-
-interface DevServer {
-  url: string;
-  upstreamUrl: string;
-  key: string;
-  stop: () => void;
-}
-type StartDevServer = (options: {
-  port: number;
-  stateDir: string;
-  devVarsPath: string;
-  stdio?: "inherit" | "ignore";
-  observability?: boolean;
-  logLevel?: "info" | "warn";
-  envFiles?: string[];
-}) => Promise<DevServer>;
-// A plain .mjs script without type declarations, typed here.
-const devServerModule: string = "../scripts/dev-server.mjs";
-const { startDevServer } = (await import(devServerModule)) as { startDevServer: StartDevServer };
 
 type Centre = Pick<Summary, "p50" | "p99">;
 
@@ -291,7 +264,9 @@ async function run(url: string, upstreamUrl: string, bootstrap: string): Promise
     );
   });
   const [zero, a, b, hooked, relay] = summaries as [Summary, Summary, Summary, Summary, Summary];
-  console.log(`\np50 by requests since the last hooked call (work left after its response lands on the next ones)`);
+  console.log(
+    `\np50 by requests since the last hooked call (work left after its response lands on the next ones)`,
+  );
   console.log(`${"case".padEnd(30)}${DISTANCES.map((d) => `${d.padStart(8)} ${"n".padStart(5)}`).join("")}`);
   cases.forEach((c, i) => {
     const cells = byDistance.map((bucket) => {

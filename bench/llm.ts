@@ -15,10 +15,9 @@
 //   (M0) the upstream's `echo` through "bare"'s MCP endpoint,
 //   (M4) the same call through "hooked": four tool.execute.before and four after.
 // (L4) − (L0) and (M4) − (M0) are what the hooks add.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
+import { rpcMessage, withBenchServer, type DevServer } from "./dev-server";
 import { client, type Reply } from "./http-client";
 import { option } from "./options";
 import { differenceInterval, ms, shuffled, summarize } from "./stats";
@@ -27,25 +26,6 @@ const requests = Number(option("requests", "1000"));
 const warmup = Number(option("warmup", "100"));
 const port = Number(option("port", "8807"));
 const pauseMs = Number(option("pause-ms", "30"));
-
-interface DevServer {
-  url: string;
-  upstreamUrl: string;
-  providerUrl: string;
-  key: string;
-  stop: () => void;
-}
-type StartDevServer = (options: {
-  port: number;
-  stateDir: string;
-  devVarsPath: string;
-  stdio?: "inherit" | "ignore";
-  observability?: boolean;
-  logLevel?: "info" | "warn";
-}) => Promise<DevServer>;
-// Plain .mjs scripts without type declarations, typed here.
-const devServerModule: string = "../scripts/dev-server.mjs";
-const { startDevServer } = (await import(devServerModule)) as { startDevServer: StartDevServer };
 
 /** A plugin whose hooks await nothing and return the whole payload, as a plugin that looks and changes little would. */
 const plugin = (n: number) => `
@@ -71,12 +51,19 @@ async function api(
 ) {
   const res = await fetch(`${base}${path}`, {
     method,
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...headers },
+    headers: {
+      authorization: `Bearer ${key}`,
+      "content-type": "application/json",
+      ...headers,
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${path} → ${res.status}: ${text}`);
-  return { data: (text ? JSON.parse(text) : null) as Record<string, unknown>, headers: res.headers };
+  return {
+    data: (text ? JSON.parse(text) : null) as Record<string, unknown>,
+    headers: res.headers,
+  };
 }
 
 /** Draft → test → active deployment of a workspace file. */
@@ -100,12 +87,15 @@ async function deployFile(
       "if-match": headers.get("etag") ?? "",
     },
   );
-  const { data: run } = await api(url, key, "POST", `${file}/test`, {
+  const { data: tested } = await api(url, key, "POST", `${file}/test`, {
     ...(test as object),
     version: saved.version,
   });
-  if (!run.ok) throw new Error(`testing ${path}: ${JSON.stringify(run)}`);
-  await api(url, key, "POST", `${file}/deployments`, { version: saved.version, channel: "active" });
+  if (!tested.ok) throw new Error(`testing ${path}: ${JSON.stringify(tested)}`);
+  await api(url, key, "POST", `${file}/deployments`, {
+    version: saved.version,
+    channel: "active",
+  });
 }
 
 interface Workspace {
@@ -115,7 +105,9 @@ interface Workspace {
 
 async function setUp(server: DevServer, name: string, hooked: boolean): Promise<Workspace> {
   const { url, upstreamUrl, providerUrl, key: bootstrap } = server;
-  const { data: ws } = await api(url, bootstrap, "POST", "/v1/workspaces", { name });
+  const { data: ws } = await api(url, bootstrap, "POST", "/v1/workspaces", {
+    name,
+  });
   const base = `/v1/workspaces/${String(ws.uid)}`;
   const { data: admin } = await api(url, bootstrap, "POST", `${base}/keys`, {
     scopes: ["admin", "hooks:read", "hooks:write", "tools:call"],
@@ -128,16 +120,27 @@ async function setUp(server: DevServer, name: string, hooked: boolean): Promise<
     payloadCapture: false,
   });
   await api(url, key, "POST", `${base}/services/${String(service.uid)}/refresh`);
-  await api(url, key, "PUT", `${base}/secrets/${PROVIDER_SECRET}`, { value: "sk-bench" });
+  await api(url, key, "PUT", `${base}/secrets/${PROVIDER_SECRET}`, {
+    value: "sk-bench",
+  });
   const config: Record<string, unknown> = {
-    providers: { openai: { baseUrl: `${providerUrl}/bench-${name}/v1`, apiKeySecret: PROVIDER_SECRET } },
+    providers: {
+      openai: {
+        baseUrl: `${providerUrl}/bench-${name}/v1`,
+        apiKeySecret: PROVIDER_SECRET,
+      },
+    },
   };
   if (hooked) {
     const policy = readFileSync(new URL("../dev/examples/request-policy.ts", import.meta.url), "utf8");
     await deployFile(url, key, base, "lib/request-policy.ts", policy, {
       export: "transform",
       input: {
-        request: { messages: [{ role: "user", content: "hi" }], tools: [], options: {} },
+        request: {
+          messages: [{ role: "user", content: "hi" }],
+          tools: [],
+          options: {},
+        },
         loop: { name: "main" },
       },
     });
@@ -148,19 +151,26 @@ async function setUp(server: DevServer, name: string, hooked: boolean): Promise<
         input: { toolID: "echo", args: { text: "hi" } },
       });
     }
-    config.pre_llm_hook = { source: "lib/request-policy.ts:transform", scope: "all" };
+    config.pre_llm_hook = {
+      source: "lib/request-policy.ts:transform",
+      scope: "all",
+    };
     config.plugins = names;
   }
   const { headers } = await api(url, key, "GET", `${base}/config`);
-  await api(url, key, "PUT", `${base}/config`, config, { "if-match": headers.get("etag") ?? "" });
+  await api(url, key, "PUT", `${base}/config`, config, {
+    "if-match": headers.get("etag") ?? "",
+  });
   return { uid: String(ws.uid), key };
 }
 
-const MCP_HEADERS = { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
+const MCP_HEADERS = {
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": "2025-06-18",
+};
 
 function mcpOk(reply: Reply): void {
-  const text = reply.body.startsWith("{") ? reply.body : (/^data: (.*)$/m.exec(reply.body)?.[1] ?? "{}");
-  const message = JSON.parse(text) as { result?: { isError?: boolean }; error?: unknown };
+  const message = rpcMessage(reply.body);
   if (reply.status !== 200 || message.error !== undefined || message.result?.isError)
     throw new Error(`MCP call: HTTP ${reply.status}: ${reply.body.slice(0, 300)}`);
 }
@@ -184,8 +194,14 @@ async function run(server: DevServer): Promise<void> {
         temperature: 0.7,
         messages: [{ role: "user", content: "hello" }],
         tools: [
-          { type: "function", function: { name: "fs_read", parameters: { type: "object" } } },
-          { type: "function", function: { name: "shell_exec", parameters: { type: "object" } } },
+          {
+            type: "function",
+            function: { name: "fs_read", parameters: { type: "object" } },
+          },
+          {
+            type: "function",
+            function: { name: "shell_exec", parameters: { type: "object" } },
+          },
         ],
       },
       { authorization: `Bearer ${ws.key}` },
@@ -202,7 +218,11 @@ async function run(server: DevServer): Promise<void> {
       },
       { authorization: `Bearer ${ws.key}`, ...MCP_HEADERS },
     );
-  const cases: { name: string; send: () => Promise<Reply>; check: (reply: Reply) => void }[] = [
+  const cases: {
+    name: string;
+    send: () => Promise<Reply>;
+    check: (reply: Reply) => void;
+  }[] = [
     {
       name: "(0) gateway, no key (401)",
       send: () => gateway("POST", `/mcp/${bare.uid}`, { jsonrpc: "2.0", id: 1, method: "ping" }, MCP_HEADERS),
@@ -211,7 +231,11 @@ async function run(server: DevServer): Promise<void> {
       },
     },
     { name: "(L0) LLM proxy, bare", send: chat(bare), check: llmOk },
-    { name: "(L4) LLM proxy, hook + 4 plugins", send: chat(hooked), check: llmOk },
+    {
+      name: "(L4) LLM proxy, hook + 4 plugins",
+      send: chat(hooked),
+      check: llmOk,
+    },
     { name: "(M0) MCP echo, bare", send: echo(bare), check: mcpOk },
     { name: "(M4) MCP echo, 4 plugins", send: echo(hooked), check: mcpOk },
   ];
@@ -253,23 +277,5 @@ async function run(server: DevServer): Promise<void> {
   }
 }
 
-async function main(): Promise<void> {
-  const stateDir = mkdtempSync(join(tmpdir(), "rayrun-bench-llm-"));
-  console.log(`starting wrangler dev on 127.0.0.1:${port} (upstream ${port + 1}, provider ${port + 2}) …`);
-  const server = await startDevServer({
-    port,
-    stateDir,
-    devVarsPath: join(stateDir, ".dev.vars"),
-    stdio: (process.env.BENCH_STDIO as "inherit" | undefined) ?? "ignore",
-    observability: false,
-    logLevel: "warn",
-  });
-  try {
-    await run(server);
-  } finally {
-    server.stop();
-    rmSync(stateDir, { recursive: true, force: true });
-  }
-}
-
-await main();
+console.log(`starting wrangler dev on 127.0.0.1:${port} (upstream ${port + 1}, provider ${port + 2}) …`);
+await withBenchServer("llm", port, run);

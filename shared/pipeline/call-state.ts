@@ -5,7 +5,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonObject } from "../json";
 import type { RunRecord } from "../logs";
-import type { DeployedPlugin } from "../plugins/discovery";
+import type { PluginSet } from "../plugins/call-plugins";
 import type { CatalogTool } from "./catalog";
 import type { WorkspaceCatalog } from "./catalog-cache";
 import { runRecord, type RecordScope } from "./records";
@@ -56,7 +56,7 @@ export interface CallState {
   records: RunRecord[];
   bearer: string | null;
   /** The workspace's active plugins, read beside the call's first steps (never rejects). */
-  plugins: Promise<DeployedPlugin[]>;
+  plugins: Promise<PluginSet>;
 }
 
 export const result = (r: CallToolResult): ToolCallAnswer => ({ kind: "result", result: r });

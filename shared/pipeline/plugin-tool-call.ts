@@ -40,7 +40,8 @@ export async function handlePluginToolCall(
   req: ToolCallRequest,
   catalog: WorkspaceCatalog,
 ): Promise<Answer | null> {
-  const plugins = await callPlugins(env, req.workspaceUid, catalog.version);
+  const set = await callPlugins(env, req.workspaceUid, catalog.version);
+  const { plugins } = set;
   if (!plugins.some((p) => p.hooks.includes("tool"))) return null;
   const indexed = new Set(catalog.tools.map(({ tool }) => tool.publicName ?? tool.upstreamName));
   const offered = (await offeredPluginTools(env, req.workspaceUid, plugins, indexed)).get(req.name);
@@ -130,7 +131,7 @@ export async function handlePluginToolCall(
         );
       }
       record("return", null, `plugin tool ${def.id} ran`, ran);
-      const after = await pluginsAfter(scope, plugins, callArgs, ran.result);
+      const after = await pluginsAfter(scope, set, callArgs, ran.result);
       records.push(...after.records);
       return result(after.result);
     };
@@ -160,7 +161,7 @@ export async function handlePluginToolCall(
         }),
       );
     }
-    const plugged = await pluginsBefore(scope, plugins, req.arguments);
+    const plugged = await pluginsBefore(scope, set, req.arguments);
     records.push(...plugged.records);
     const args = plugged.args;
     if (!isJsonObject(args ?? null) || (plugged.changed && !validator.validate(args ?? null).ok)) {

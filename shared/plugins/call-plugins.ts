@@ -1,9 +1,18 @@
 // The workspace's active plugin list on the tool-call path, kept per isolate
-// (seed 003; DESIGN §7 "Order with plugins"): read beside a call's first steps
-// and tagged with the catalog version of the call, so a plugin deploy, rollback
-// or reset, or a config write (each bumps that version) is seen by the next call.
+// with the config it was read under: read beside a call's first steps and
+// tagged with the catalog version of the call, so a plugin deploy, rollback or
+// reset, or a config write (each bumps that version) is seen by the next call.
+// The config rides along so the plugin hooks' capability gates need no D1
+// read of their own on every call.
 import { readWorkspaceConfig } from "../config";
+import type { WorkspaceConfig } from "../config/schema";
 import { activePlugins, type DeployedPlugin } from "./discovery";
+
+/** The active plugins in order, and the config they were read under (absent when the read failed). */
+export interface PluginSet {
+  plugins: DeployedPlugin[];
+  config?: WorkspaceConfig;
+}
 
 /**
  * How long an isolate keeps a workspace's active plugin list. Plugin deploys,
@@ -14,7 +23,7 @@ import { activePlugins, type DeployedPlugin } from "./discovery";
  */
 export const PLUGIN_CACHE_MS = 60_000;
 const PLUGIN_CACHE_ENTRIES = 1024;
-const pluginCache = new Map<string, { version: number; loadedAt: number; plugins: DeployedPlugin[] }>();
+const pluginCache = new Map<string, { version: number; loadedAt: number; set: PluginSet }>();
 
 /** For tests: forget every cached plugin list. */
 export function clearPluginCache(): void {
@@ -34,25 +43,25 @@ export async function callPlugins(
   env: Pick<Env, "DB" | "CODE" | "WORKSPACE">,
   workspaceUid: string,
   version: number,
-): Promise<DeployedPlugin[]> {
+): Promise<PluginSet> {
   const hit = pluginCache.get(workspaceUid);
   if (hit !== undefined && hit.version === version && Date.now() - hit.loadedAt < PLUGIN_CACHE_MS)
-    return hit.plugins;
+    return hit.set;
   try {
     const config = await readWorkspaceConfig(env.DB, workspaceUid);
-    const plugins = await activePlugins(env, workspaceUid, config);
+    const set: PluginSet = { plugins: await activePlugins(env, workspaceUid, config), config };
     pluginCache.delete(workspaceUid);
-    pluginCache.set(workspaceUid, { version, loadedAt: Date.now(), plugins });
+    pluginCache.set(workspaceUid, { version, loadedAt: Date.now(), set });
     if (pluginCache.size > PLUGIN_CACHE_ENTRIES) {
       const oldest = pluginCache.keys().next();
       if (!oldest.done) pluginCache.delete(oldest.value);
     }
-    return plugins;
+    return set;
   } catch (error) {
     console.error("plugins: could not read the active plugins; the call runs without them", {
       workspaceUid,
       error: String(error),
     });
-    return [];
+    return { plugins: [] };
   }
 }

@@ -4,7 +4,8 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isJsonObject, type Json, type JsonObject } from "../json";
 import type { RunRecord } from "../logs";
-import { withHook, type DeployedPlugin } from "./discovery";
+import type { PluginSet } from "./call-plugins";
+import { withHook } from "./discovery";
 import { runPluginHook, type PluginEnv } from "./run";
 
 /** Who a plugin hook run on the tool path is for. */
@@ -23,7 +24,7 @@ export interface PluginCallScope {
  */
 export async function pluginsBefore(
   scope: PluginCallScope,
-  plugins: readonly DeployedPlugin[],
+  { plugins, config }: PluginSet,
   args: JsonObject,
 ): Promise<{ args: Json | undefined; changed: boolean; records: RunRecord[] }> {
   const running = withHook(plugins, "tool.execute.before");
@@ -37,6 +38,7 @@ export async function pluginsBefore(
     plugins: running,
     toolName: scope.toolName,
     ...(scope.toolUid === undefined ? {} : { toolUid: scope.toolUid }),
+    ...(config === undefined ? {} : { config }),
   });
   const out = ran.value;
   const next = isJsonObject(out) ? out.args : undefined;
@@ -73,7 +75,7 @@ export function replaceText(result: CallToolResult, output: string): CallToolRes
  */
 export async function pluginsAfter(
   scope: PluginCallScope,
-  plugins: readonly DeployedPlugin[],
+  { plugins, config }: PluginSet,
   args: Json,
   result: CallToolResult,
 ): Promise<{ result: CallToolResult; records: RunRecord[] }> {
@@ -96,6 +98,7 @@ export async function pluginsAfter(
     plugins: running,
     toolName: scope.toolName,
     ...(scope.toolUid === undefined ? {} : { toolUid: scope.toolUid }),
+    ...(config === undefined ? {} : { config }),
   });
   const out = ran.value;
   const next = isJsonObject(out) && isJsonObject(out.result) ? out.result.output : undefined;

@@ -85,7 +85,7 @@ async function createEngine(source: WasmSource, maxBytes: number, options: Engin
       ...(options.now === undefined ? {} : { now: options.now }),
     });
   }
-  if (engine.images === null && !warnedImages) {
+  if (heapLayout === null && options.images !== false && !warnedImages) {
     warnedImages = true;
     console.warn(
       "sandbox: the wasm memory layout was not recognised; every call builds a runtime of its own (no memory images)",

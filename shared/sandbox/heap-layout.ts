@@ -125,8 +125,14 @@ export function probeHeapLayout(heap: EmscriptenHeap, memory: WebAssembly.Memory
  */
 function staticEnd(memory: WebAssembly.Memory, layout: HeapLayout): number {
   const floor = layout.heapBase - STACK_BYTES;
-  const addresses = [layout.breakAddress, layout.topAddress, layout.footprintAddress, layout.segmentSizeAddress];
-  if (floor <= 0 || floor > STATIC_BYTES || addresses.some((address) => address + 4 > floor)) return STATIC_BYTES;
+  const addresses = [
+    layout.breakAddress,
+    layout.topAddress,
+    layout.footprintAddress,
+    layout.segmentSizeAddress,
+  ];
+  if (floor <= 0 || floor > STATIC_BYTES || addresses.some((address) => address + 4 > floor))
+    return STATIC_BYTES;
   const untouched = new Uint8Array(memory.buffer, floor, STACK_FLOOR_CHECK_BYTES).every((byte) => byte === 0);
   return untouched ? floor : STATIC_BYTES;
 }

@@ -149,16 +149,15 @@ describe("nothing crosses from one call to the next", () => {
         action: "continue",
         arguments: { n: (1 << 14) + 1 + 40 },
       });
-      const image = [
-        ...(host as unknown as { codes: Map<string, { delta: { end: number } }> }).codes.values(),
-      ];
-      const end = Math.max(...image.map((entry) => entry.delta.end));
+      const image = host.find(code, "adapter", Infinity);
+      if (image === undefined || !("delta" in image)) throw new Error("the code has no image");
+      const end = image.delta.end;
       expect(nonZero(end, heapBreak(engine.memory, layout))).toBe(false);
       expect(nonZero(stackFloor, layout.heapBase)).toBe(false);
     }
-    expect(new Uint8Array(engine.memory.buffer, layout.staticBytes, stackFloor - layout.staticBytes)).toEqual(
-      below,
-    );
+    // The first byte that changed (-1: none); a deep equal of megabytes would take seconds.
+    const now = new Uint8Array(engine.memory.buffer, layout.staticBytes, stackFloor - layout.staticBytes);
+    expect(now.findIndex((byte, i) => byte !== below[i])).toBe(-1);
   });
 });
 

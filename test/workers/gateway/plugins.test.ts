@@ -4,6 +4,7 @@
 import { waitOnExecutionContext, createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { deployFileSource, setConfig } from "../../helpers/files";
 import { deployPlugin } from "../../shared/plugins/pipeline-harness";
 import { call, callTool, connect, json, refusalOf, setup, type Gw } from "./harness";
 
@@ -177,6 +178,39 @@ describe("plugins on the upstream tool path", () => {
       200,
     );
     expect((await callTool(client, "echo", { text: "y" })).content).toEqual([{ type: "text", text: "yba" }]);
+  });
+
+  it("a plugin's rayrun.lambda follows the sys_lambda gate, and a gate change applies from the next call", async () => {
+    const g = await setup();
+    const w = { ws: g.ws, key: g.writeKey };
+    await deployFileSource(
+      w,
+      "lib/upper.ts",
+      `export function upper(args: { text: string }) { return args.text.toUpperCase(); }`,
+      { export: "upper", input: { text: "probe" } },
+    );
+    await plugin(
+      g,
+      "shout",
+      `export default {
+        "tool.execute.before": async (input: { toolID: string; args: { text?: string } }) => {
+          if (input.toolID !== "echo") return undefined;
+          let text: string;
+          try {
+            text = (await rayrun.lambda({ source: "lib/upper.ts:upper", args: { text: input.args.text ?? "" } })) as string;
+          } catch (error) {
+            text = "refused: " + String(error).includes("sys_lambda");
+          }
+          return { ...input, args: { ...input.args, text } };
+        },
+      };`,
+    );
+    const client = await connect(g);
+    expect((await callTool(client, "echo", { text: "hi" })).content).toEqual([
+      { type: "text", text: "refused: true" },
+    ]);
+    await setConfig(g, { code_execution: { sys_lambda: true } });
+    expect((await callTool(client, "echo", { text: "hi" })).content).toEqual([{ type: "text", text: "HI" }]);
   });
 
   it("without plugins the call is unchanged and logs no plugin runs", async () => {
