@@ -1,7 +1,7 @@
 // Sandbox bench (Node): the same sandbox code the Workers run, with the wasm
 // loaded from node_modules.
 //
-//   npx tsx bench/sandbox.ts [--only calls|hostile|memory|park|fuel] [--calls N] [--runs N] [--filter text]
+//   npx tsx bench/sandbox.ts [--only calls|hostile|memory|park|fuel|cold] [--calls N] [--runs N] [--filter text]
 //
 //  calls    per-call cost on the critical path, interleaved call by call: a
 //           stage restored from its code's memory image against the same stage
@@ -11,11 +11,18 @@
 //  hostile  every hostile case with its outcome, time and fuel;
 //  memory   the bytes an isolate holds for images at 1, 32 and 256 codes;
 //  park     what awaiting a host call costs a hook (its state set aside and
-//           written back) against the same hook awaiting nothing.
+//           written back) against the same hook awaiting nothing;
+//  cold     the first call after a 30 ms sleep against one right after it: the
+//           ~2 KB adapter's stage, its image's write-back alone, and a bare
+//           QuickJS `evalCode("1")` in an instance of its own (no project code),
+//           which shows how much of a cold stage is the machine's caches.
 //
 // Node's clock advances during CPU work (unlike a deployed Worker's), so these
 // are CPU times of the sandbox itself on this machine.
+import releaseSync from "@jitl/quickjs-wasmfile-release-sync";
 import { readFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+import { newQuickJSWASMModuleFromVariant } from "quickjs-emscripten-core";
 import { createRequire } from "node:module";
 import { LIMITS } from "../shared/limits";
 import type { Json } from "../shared/json";
@@ -285,6 +292,61 @@ async function park(): Promise<void> {
   );
 }
 
+const coldStage = (i: number) =>
+  imaged.runAdapterStage(request(ADAPTER_2KB, "before", { arguments: { query: `q${i}` } }, i));
+
+async function cold(): Promise<void> {
+  const engine = await images.get();
+  const host = engine.images;
+  await coldStage(0);
+  const image = host?.find(ADAPTER_2KB, "adapter", Infinity);
+  if (host === null || image === undefined || !("delta" in image)) {
+    console.log("cold: no memory images on this engine\n");
+    return;
+  }
+  const restoreOnly = () => {
+    const state = host.stateOf(image);
+    host.residency.enter(null, state);
+    host.residency.leave(null, state.end);
+    return Promise.resolve();
+  };
+  const bare = (await newQuickJSWASMModuleFromVariant(releaseSync)).newContext();
+  const evalOne = () => {
+    bare.unwrapResult(bare.evalCode("1")).dispose();
+    return Promise.resolve();
+  };
+  const cases: Record<string, (i: number) => Promise<unknown>> = {
+    "~2 KB before": coldStage,
+    "image write-back": restoreOnly,
+    'bare evalCode("1")': evalOne,
+  };
+  const rounds = 200;
+  const samples = new Map(
+    Object.keys(cases).map((name) => [name, { cold: [] as number[], warm: [] as number[] }]),
+  );
+  for (let i = 0; i < rounds; i++) {
+    for (const name of shuffled(Object.keys(cases))) {
+      const work = cases[name];
+      const into = samples.get(name);
+      if (work === undefined || into === undefined) continue;
+      await sleep(30);
+      into.cold.push((await timed(() => work(i))).ms);
+      into.warm.push((await timed(() => work(i))).ms);
+    }
+  }
+  bare.dispose();
+  console.log(`after a 30 ms sleep against right after, ${rounds} rounds, interleaved (ms)`);
+  for (const [name, { cold: first, warm: next }] of samples) {
+    row(`${name}, after a sleep`, first);
+    row(
+      `${name}, right after`,
+      next,
+      `ratio of p50s ${(summarize(first).p50 / summarize(next).p50).toFixed(1)}×`,
+    );
+  }
+  console.log("");
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   const engine = await images.get();
@@ -296,7 +358,14 @@ async function main(): Promise<void> {
   // Warm the JIT so the first rows are not penalised.
   for (let i = 0; i < 50; i++)
     await imaged.runAdapterStage(request(SEED_ADAPTER, "before", { arguments: { query: "w" } }, i));
-  const sections: Record<string, () => Promise<void>> = { calls, fuel: fuelSection, hostile, memory, park };
+  const sections: Record<string, () => Promise<void>> = {
+    calls,
+    fuel: fuelSection,
+    hostile,
+    memory,
+    park,
+    cold,
+  };
   for (const [name, section] of Object.entries(sections)) if (only === "" || only === name) await section();
 }
 

@@ -90,7 +90,7 @@ describe("calls from an image equal calls in a runtime of their own", () => {
 });
 
 describe("nothing crosses from one call to the next", () => {
-  it("state a call writes (globals, module variables, prototypes) is gone in the next", async () => {
+  it("state a call writes (globals, module variables, prototypes, queued jobs) is gone in the next", async () => {
     const code = moduleCode(`
       let calls = 0;
       const cache = [];
@@ -101,12 +101,14 @@ describe("nothing crosses from one call to the next", () => {
           globalThis.seen = (globalThis.seen || 0) + 1;
           const patched = typeof Array.prototype.sneaky === "function";
           Array.prototype.sneaky = () => "left behind";
-          return { action: "continue", arguments: { calls, cache, seen: globalThis.seen, patched } };
+          const queued = globalThis.queued === true;
+          Promise.resolve().then(() => { globalThis.queued = true; });
+          return { action: "continue", arguments: { calls, cache, seen: globalThis.seen, patched, queued } };
         } }) };`);
     for (const tag of ["a", "b", "c"]) {
       expect(okValue(await call(images, code, "before", { arguments: { tag } }))).toEqual({
         action: "continue",
-        arguments: { calls: 1, cache: [tag], seen: 1, patched: false },
+        arguments: { calls: 1, cache: [tag], seen: 1, patched: false, queued: false },
       });
     }
   });
