@@ -24,6 +24,11 @@ export const LIMITS = {
   secretValueBytes: 8 * KiB,
   /** Largest JSON request body the API parses. */
   requestBodyBytes: 512 * KiB,
+  /**
+   * `tools/call` requests in one JSON-RPC batch on `/mcp` (clients of MCP
+   * versions before 2025-06-18; later versions have no batches).
+   */
+  mcpBatchToolCalls: 16,
   /** A request hook's time when its `timeout_ms` is unset (seed 002); capped by `limits.execution_timeout_ms`. */
   requestHookTimeoutMs: 5000,
   /**

@@ -6,6 +6,7 @@ const PROBLEMS = {
   unauthorized: { status: 401, title: "A valid API key is required" },
   forbidden: { status: 403, title: "The API key lacks the required scope" },
   not_found: { status: 404, title: "Not found" },
+  workspace_not_found: { status: 404, title: "The workspace does not exist" },
   method_not_allowed: { status: 405, title: "Method not allowed" },
   conflict: { status: 409, title: "Conflict" },
   not_tested: { status: 409, title: "The version has no successful test run" },

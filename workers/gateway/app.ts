@@ -16,8 +16,8 @@ gateway.post(BENCH_RELAY_PATH, benchRelay);
 gateway.post("/mcp/:ws", async (c) => {
   const ws = c.req.param("ws");
   const auth = await authenticateCaller(c.env, c.req.header("authorization"), ws);
-  if (!auth.ok) return auth.response;
-  return serveMcp(c.req.raw, c.env, c.executionCtx, ws, auth.caller);
+  if (!auth.ok) return problemResponse(auth.problem);
+  return serveMcp(c.req.raw, c.env, c.executionCtx, ws, auth);
 });
 
 gateway.on(["GET", "DELETE"], "/mcp/:ws", () =>

@@ -1,12 +1,14 @@
 // Who is calling the gateway. Keys are resolved from D1 and kept in the
-// isolate for a short time (a key's scopes and profile never change); a revoked
-// key is refused by the WorkspaceObject in the per-call round trip before
-// dispatch, so the cache never lets a revoked key reach an upstream.
+// isolate for a short time (a key's scopes and profile never change).
+// Revocation is always asked of the WorkspaceObject: in the per-call round
+// trip before an upstream dispatch, and before anything else runs on the other
+// routes (`keyRevoked`), so the cache never outlives a revocation.
 import { keyProfile, DEFAULT_PROFILE } from "../../shared/access";
 import { bearerToken } from "../../shared/auth/keys";
 import { allows, type Principal } from "../../shared/auth/principal";
 import { resolvePrincipal } from "../../shared/auth/resolve";
-import { problemResponse } from "../../shared/http/problem";
+import { workspaceExists } from "../../shared/auth/workspace-exists";
+import type { Problem } from "../../shared/http/problem";
 import type { Caller } from "../../shared/pipeline/call-state";
 
 /** How long a resolved key stays in the isolate. */
@@ -51,45 +53,74 @@ export function clearPrincipalCache(): void {
   cache.clear();
 }
 
-/** The caller of `/mcp/{ws}` or `/llm/{ws}/…` with `tools:call`, or the 401/403 problem to answer. */
+/** A caller the gateway admitted, and whether it holds the platform key. */
+export type Admission = { ok: true; caller: Caller; platform: boolean } | { ok: false; problem: Problem };
+
+const REVOKED: Problem = {
+  code: "unauthorized",
+  detail: "The API key is not valid or has been revoked.",
+  headers: { "www-authenticate": 'Bearer realm="rayrun", error="invalid_token"' },
+};
+
+/**
+ * The caller of `/mcp/{ws}` or `/llm/{ws}/…` with `tools:call` for an existing
+ * workspace, or the problem to answer (401, 403, 404 workspace_not_found).
+ * Revocation is not decided here: the isolate's copy of a key may be up to
+ * PRINCIPAL_CACHE_MS old; see `keyRevoked`.
+ */
 export async function authenticateCaller(
   env: { DB: D1Database; RAYRUN_BOOTSTRAP_KEY: string },
   authorization: string | undefined,
   workspaceUid: string,
-): Promise<{ ok: true; caller: Caller } | { ok: false; response: Response }> {
+): Promise<Admission> {
   const token = bearerToken(authorization);
   if (token === null) {
     return {
       ok: false,
-      response: problemResponse({
+      problem: {
         code: "unauthorized",
         detail: "Send the key as Authorization: Bearer <key>.",
         headers: { "www-authenticate": 'Bearer realm="rayrun"' },
-      }),
+      },
     };
   }
   const resolved = await resolve(env, token);
-  if (resolved === null) {
-    return {
-      ok: false,
-      response: problemResponse({
-        code: "unauthorized",
-        detail: "The API key is not valid or has been revoked.",
-        headers: { "www-authenticate": 'Bearer realm="rayrun", error="invalid_token"' },
-      }),
-    };
-  }
+  if (resolved === null) return { ok: false, problem: REVOKED };
   if (!allows(resolved.principal, "tools:call", workspaceUid)) {
     return {
       ok: false,
-      response: problemResponse({
+      problem: {
         code: "forbidden",
         detail: "The gateway (/mcp and /llm) needs a key with the tools:call scope for this workspace.",
-      }),
+      },
+    };
+  }
+  const platform = resolved.principal.kind === "platform";
+  if (platform && !(await workspaceExists(env.DB, workspaceUid))) {
+    return {
+      ok: false,
+      problem: { code: "workspace_not_found", detail: `Workspace ${workspaceUid} does not exist.` },
     };
   }
   return {
     ok: true,
     caller: { keyId: resolved.principal.keyId, actor: resolved.principal.actor, profile: resolved.profile },
+    platform,
   };
+}
+
+/**
+ * The 401 to answer when the caller's key has been revoked, asked of the
+ * workspace's Durable Object (the one authority every gateway route uses, so a
+ * revocation holds from the next request), or null. The platform key is never
+ * revoked this way.
+ */
+export async function keyRevoked(
+  env: Pick<Env, "WORKSPACE">,
+  workspaceUid: string,
+  admitted: { caller: Caller; platform: boolean },
+): Promise<Problem | null> {
+  if (admitted.platform) return null;
+  const revoked = await env.WORKSPACE.getByName(workspaceUid).isKeyRevoked(admitted.caller.keyId);
+  return revoked ? REVOKED : null;
 }

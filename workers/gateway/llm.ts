@@ -9,7 +9,7 @@ import { createMiddleware } from "hono/factory";
 import { readWorkspaceConfig } from "../../shared/config";
 import { LOOP_NAME_PATTERN, MAIN_LOOP } from "../../shared/config/pre-llm-hook";
 import type { ProviderName } from "../../shared/config/providers";
-import { problemResponse, type ProblemCode } from "../../shared/http/problem";
+import { problemResponse, type Problem, type ProblemCode } from "../../shared/http/problem";
 import { isJsonObject, type JsonObject } from "../../shared/json";
 import { LIMITS } from "../../shared/limits";
 import { anthropicToNeutral, neutralToAnthropic } from "../../shared/llm/anthropic";
@@ -21,7 +21,8 @@ import { runChatParams } from "../../shared/plugins/chat-params";
 import { activePluginsOrNone } from "../../shared/plugins/discovery";
 import { deferRuns } from "../../shared/logs/writer";
 import type { Result } from "../../shared/result";
-import { authenticateCaller } from "./auth";
+import type { Caller } from "../../shared/pipeline/call-state";
+import { authenticateCaller, keyRevoked } from "./auth";
 
 /** Names the call in the answer and in the hook-run log, so a client can find its run. */
 export const REQUEST_ID_HEADER = "x-rayrun-request-id";
@@ -50,25 +51,36 @@ function llmProblem(
   detail: string,
   requestId: string,
   extensions: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
 ): Response {
   return problemResponse({
     code,
     detail,
     extensions: { ...extensions, requestId, error: { type: code, code, message: detail } },
-    headers: { [REQUEST_ID_HEADER]: requestId },
+    headers: { ...headers, [REQUEST_ID_HEADER]: requestId },
   });
 }
 
-type GatewayContext = Context<{ Bindings: Env }>;
+const answerProblem = (problem: Problem, requestId: string): Response =>
+  llmProblem(problem.code, problem.detail ?? "", requestId, problem.extensions, problem.headers);
+
+type LlmEnv = {
+  Bindings: Env;
+  Variables: { admitted: { caller: Caller; platform: boolean }; requestId: string };
+};
+type GatewayContext = Context<LlmEnv>;
 
 /** Needs `tools:call`; runs before the body is read, so strangers cannot make us buffer one. */
 const authenticated = (provider: ProviderName) =>
-  createMiddleware<{ Bindings: Env }>(async (c, next) => {
+  createMiddleware<LlmEnv>(async (c, next) => {
+    const requestId = crypto.randomUUID();
     // Anthropic clients pass their apiKey as `x-api-key` (newer SDKs as a bearer token).
     const apiKey = provider === "anthropic" ? c.req.header("x-api-key") : undefined;
     const authorization = c.req.header("authorization") ?? (apiKey ? `Bearer ${apiKey}` : undefined);
     const auth = await authenticateCaller(c.env, authorization, c.req.param("ws") ?? "");
-    if (!auth.ok) return auth.response;
+    if (!auth.ok) return answerProblem(auth.problem, requestId);
+    c.set("admitted", auth);
+    c.set("requestId", requestId);
     return next();
   });
 
@@ -84,7 +96,7 @@ const limitBody = bodyLimit({
 
 async function proxy(c: GatewayContext, provider: ProviderName): Promise<Response> {
   const ws = c.req.param("ws") ?? "";
-  const requestId = crypto.randomUUID();
+  const requestId = c.get("requestId");
   const loop = c.req.header(LOOP_HEADER) ?? MAIN_LOOP;
   if (!LOOP_NAME_PATTERN.test(loop)) {
     return llmProblem(
@@ -111,9 +123,15 @@ async function proxy(c: GatewayContext, provider: ProviderName): Promise<Respons
     return llmProblem("invalid_request", detail, requestId, { errors: mapped.error });
   }
 
-  // One config read serves the hook, the plugins and forwarding; the plugin list overlaps the hook run.
-  const configRead = readWorkspaceConfig(c.env.DB, ws);
-  const [outcome, config, plugins] = await Promise.all([
+  // Revocation is decided before any hook runs (a hook may call a model); the
+  // config read overlaps it. One config read serves the hook, the plugins and
+  // forwarding; the plugin list overlaps the hook run.
+  const [revoked, config] = await Promise.all([
+    keyRevoked(c.env, ws, c.get("admitted")),
+    readWorkspaceConfig(c.env.DB, ws),
+  ]);
+  if (revoked !== null) return answerProblem(revoked, requestId);
+  const [outcome, plugins] = await Promise.all([
     runRequestHook(
       c.env,
       {
@@ -122,12 +140,11 @@ async function proxy(c: GatewayContext, provider: ProviderName): Promise<Respons
         request: mapped.value.request,
         requestId,
         bypass: compaction === "true",
-        config: configRead,
+        config: Promise.resolve(config),
       },
       { env: c.env, workspaceUid: ws, requestId },
     ),
-    configRead,
-    configRead.then((read) => activePluginsOrNone(c.env, ws, read)),
+    activePluginsOrNone(c.env, ws, config),
   ]);
   if (outcome.kind !== "skipped") {
     deferRuns(c.executionCtx, c.env, [requestHookRecord(ws, loop, requestId, outcome)], {
@@ -172,7 +189,7 @@ async function proxy(c: GatewayContext, provider: ProviderName): Promise<Respons
   return forwarded.response;
 }
 
-export const llmRoutes = new Hono<{ Bindings: Env }>()
+export const llmRoutes = new Hono<LlmEnv>()
   .post("/llm/:ws/openai/v1/chat/completions", authenticated("openai"), limitBody, (c) => proxy(c, "openai"))
   .post("/llm/:ws/anthropic/v1/messages", authenticated("anthropic"), limitBody, (c) =>
     proxy(c, "anthropic"),

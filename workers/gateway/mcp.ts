@@ -21,6 +21,9 @@ import { parsedJson } from "../../shared/pipeline/results";
 import { plainToolCall } from "../../shared/services/mcp-shapes";
 import type { Caller, GatewayEnv } from "../../shared/pipeline/call-state";
 import { handleToolCall } from "../../shared/pipeline/tool-call";
+import { problemResponse } from "../../shared/http/problem";
+import { keyRevoked } from "./auth";
+import { refuseBatch } from "./mcp-batch";
 
 export const SERVER_INFO = { name: "rayrun-gateway", version: "1.0.0" };
 /** The `_meta` key every tool result carries its request id in (the logs' correlation id). */
@@ -137,15 +140,20 @@ function negotiate(accept: string | null): { json: boolean; accept: string } {
   return { json, accept: "application/json, text/event-stream" };
 }
 
+/**
+ * A single `tools/call` on the direct path meets revocation in the pipeline's
+ * dispatch recheck (a tool-level `key_revoked` refusal, before any upstream
+ * call); every other message is refused here first.
+ */
 export async function serveMcp(
   request: Request,
   env: GatewayEnv,
   ctx: Pick<ExecutionContext, "waitUntil">,
   workspaceUid: string,
-  caller: Caller,
+  admitted: { caller: Caller; platform: boolean },
 ): Promise<Response> {
   const { json, accept } = negotiate(request.headers.get("accept"));
-  const scope: Scope = { env, ctx, workspaceUid, caller };
+  const scope: Scope = { env, ctx, workspaceUid, caller: admitted.caller };
   const type = (request.headers.get("content-type") ?? "").toLowerCase();
   let parsedBody: unknown;
   if (request.method === "POST" && type.includes("application/json")) {
@@ -157,11 +165,15 @@ export async function serveMcp(
       );
     }
     parsedBody = read.message;
+    const refused = refuseBatch(parsedBody, request.headers.get("mcp-protocol-version"));
+    if (refused !== null) return refused;
     if (json && parsedBody !== undefined) {
       const fast = await fastToolCall(scope, request, parsedBody);
       if (fast !== null) return fast;
     }
   }
+  const revoked = await keyRevoked(env, workspaceUid, admitted);
+  if (revoked !== null) return problemResponse(revoked);
   const headers = new Headers(request.headers);
   headers.set("accept", accept);
   const server = buildServer(scope);

@@ -48,6 +48,42 @@ describe("authentication", () => {
     expect(res.status).toBe(403);
   });
 
+  it("a revoked key is refused from the next request on initialize, ping and tools/list", async () => {
+    const g = await setup();
+    const ping = { jsonrpc: "2.0", id: 2, method: "ping" };
+    const list = { jsonrpc: "2.0", id: 3, method: "tools/list" };
+    const version = { "mcp-protocol-version": "2025-06-18" };
+    // The isolate now holds the key.
+    expect((await rawMcp(g, initialize)).status).toBe(200);
+    expect((await rawMcp(g, ping, { headers: version })).status).toBe(200);
+    await json(await call("DELETE", `/v1/workspaces/${g.ws}/keys/${g.callKeyId}`), 200);
+    for (const [message, headers] of [
+      [initialize, {}],
+      [ping, version],
+      [list, version],
+    ] as const) {
+      const res = await rawMcp(g, message, { headers });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({
+        code: "unauthorized",
+        detail: expect.stringContaining("revoked"),
+      });
+    }
+  });
+
+  it("an unknown workspace is 404 workspace_not_found, even for the bootstrap key", async () => {
+    const g = await setup();
+    for (const message of [initialize, { jsonrpc: "2.0", id: 9, method: "tools/list" }]) {
+      const res = await rawMcp(g, message, {
+        key: BOOTSTRAP_KEY,
+        ws: "ws_nope",
+        headers: { "mcp-protocol-version": "2025-06-18" },
+      });
+      expect(res.status).toBe(404);
+      expect(await res.json()).toMatchObject({ code: "workspace_not_found" });
+    }
+  });
+
   it("the bootstrap key may call tools in any workspace", async () => {
     const g = await setup();
     const client = await connect(g, BOOTSTRAP_KEY);

@@ -7,7 +7,8 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import OpenAI, { RateLimitError, UnprocessableEntityError } from "openai";
 import { describe, expect, it } from "vitest";
 import type { ReceivedRequest } from "../../../dev/provider/server";
-import { call, createKey, createWorkspace, expectProblem, json } from "../../helpers/api";
+import { env } from "cloudflare:workers";
+import { BOOTSTRAP_KEY, call, createKey, createWorkspace, expectProblem, json } from "../../helpers/api";
 import { deployFile, fileFixture, saveFile, testFile } from "../api/routes/files-harness";
 import { gatewayFetch, putSecret } from "./harness";
 import { POLICY, POLICY_PATH, REMINDER } from "../../helpers/request-policy";
@@ -446,6 +447,68 @@ describe("refusals before the provider", () => {
       "forbidden",
     );
     expect(await received(g)).toEqual([]);
+  });
+
+  it("401 and 403 carry the provider-style error object the SDKs read", async () => {
+    const g = await setup();
+    for (const [key, status, code] of [
+      ["rr_nope", 401, "unauthorized"],
+      [(await createKey(g.ws, ["hooks:read"], "reader")).key, 403, "forbidden"],
+    ] as const) {
+      const problem = await expectProblem(
+        await post(g, "openai", openaiBody, { authorization: `Bearer ${key}` }),
+        status,
+        code,
+      );
+      expect(problem.error).toEqual({ type: code, code, message: problem.detail });
+      const error = await openai({ ...g, callKey: key })
+        .chat.completions.create(openaiBody)
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ status, message: expect.stringContaining(String(problem.detail)) });
+    }
+    expect(await received(g)).toEqual([]);
+  });
+
+  it("a revoked key is refused from the next request on both endpoints, before the hook runs", async () => {
+    const g = await setup();
+    const { key, id } = await createKey(g.ws, ["tools:call"], "agent-2");
+    const keyed = { ...g, callKey: key };
+    await openai(keyed).chat.completions.create(openaiBody);
+    await anthropic(keyed).messages.create(anthropicBody);
+    expect(await received(g)).toHaveLength(2);
+    await json(await call("DELETE", `/v1/workspaces/${g.ws}/keys/${id}`), 200);
+    for (const provider of ["openai", "anthropic"] as const) {
+      const problem = await expectProblem(
+        await post(g, provider, provider === "openai" ? openaiBody : anthropicBody, {
+          authorization: `Bearer ${key}`,
+        }),
+        401,
+        "unauthorized",
+      );
+      expect(problem.error).toMatchObject({
+        code: "unauthorized",
+        message: expect.stringContaining("revoked"),
+      });
+    }
+    await waitOnExecutionContext(g.ctx);
+    expect(await received(g)).toHaveLength(2);
+    const { results } = await env.DB.prepare(
+      "select count(*) as n from hook_runs where workspace_uid = ? and kind = 'request_hook'",
+    )
+      .bind(g.ws)
+      .all<{ n: number }>();
+    expect(results[0]?.n).toBe(2);
+  });
+
+  it("an unknown workspace is 404 workspace_not_found in the provider shape, even for the bootstrap key", async () => {
+    const g = await setup();
+    const res = await gatewayFetch(g)(`http://gateway.test/llm/ws_nope/openai/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${BOOTSTRAP_KEY}` },
+      body: JSON.stringify(openaiBody),
+    });
+    const problem = await expectProblem(res, 404, "workspace_not_found");
+    expect(problem.error).toMatchObject({ code: "workspace_not_found" });
   });
 
   it("a body the neutral request cannot hold is 400 invalid_request naming the fields", async () => {

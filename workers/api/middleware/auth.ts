@@ -3,6 +3,7 @@ import { createMiddleware } from "hono/factory";
 import { bearerToken } from "../../../shared/auth/keys";
 import { allows, type Principal, type Scope } from "../../../shared/auth/principal";
 import { resolvePrincipal } from "../../../shared/auth/resolve";
+import { workspaceExists } from "../../../shared/auth/workspace-exists";
 import { ProblemException } from "../../../shared/http/problem";
 import type { ApiEnv } from "../types";
 
@@ -28,16 +29,21 @@ async function authenticate(c: Context<ApiEnv>): Promise<Principal> {
 
 /**
  * Authenticates the caller and requires `scope`. On routes with a `:ws`
- * parameter a workspace key must belong to that workspace.
+ * parameter a workspace key must belong to that workspace, and the workspace
+ * must exist (only the platform key can name one that does not).
  */
 export const requireScope = (scope: Scope) =>
   createMiddleware<ApiEnv>(async (c, next) => {
     const principal = await authenticate(c);
-    if (!allows(principal, scope, c.req.param("ws"))) {
+    const ws = c.req.param("ws");
+    if (!allows(principal, scope, ws)) {
       throw new ProblemException({
         code: "forbidden",
         detail: `This route needs a key with the ${scope} scope for this workspace.`,
       });
+    }
+    if (principal.kind === "platform" && ws !== undefined && !(await workspaceExists(c.env.DB, ws))) {
+      throw new ProblemException({ code: "workspace_not_found", detail: `Workspace ${ws} does not exist.` });
     }
     c.set("principal", principal);
     await next();

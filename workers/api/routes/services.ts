@@ -77,7 +77,8 @@ const ServiceListQuery = PageQuery.extend({
 /** Workspace of the route; 404 when it does not exist. */
 export async function requireWorkspace(db: Database, uid: string): Promise<void> {
   const row = await db.select({ uid: workspaces.uid }).from(workspaces).where(eq(workspaces.uid, uid)).get();
-  if (!row) throw new ProblemException({ code: "not_found", detail: `Workspace ${uid} does not exist.` });
+  if (!row)
+    throw new ProblemException({ code: "workspace_not_found", detail: `Workspace ${uid} does not exist.` });
 }
 
 /** A service of the workspace (live or deleted); 404 otherwise. */

@@ -40,7 +40,8 @@ const keyView = (row: typeof apiKeys.$inferSelect) => ({
 
 async function requireWorkspace(db: D1Database, uid: string) {
   const row = await database(db).select().from(workspaces).where(eq(workspaces.uid, uid)).get();
-  if (!row) throw new ProblemException({ code: "not_found", detail: `Workspace ${uid} does not exist.` });
+  if (!row)
+    throw new ProblemException({ code: "workspace_not_found", detail: `Workspace ${uid} does not exist.` });
   return row;
 }
 

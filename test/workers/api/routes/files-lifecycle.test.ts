@@ -103,7 +103,11 @@ describe("paths", () => {
       404,
       "not_found",
     );
-    await expectProblem(await call("GET", `/v1/workspaces/ws_missing/files/lib%2Fx.ts`), 404, "not_found");
+    await expectProblem(
+      await call("GET", `/v1/workspaces/ws_missing/files/lib%2Fx.ts`),
+      404,
+      "workspace_not_found",
+    );
   });
 });
 

@@ -16,7 +16,7 @@ describe("workspaces", () => {
   });
 
   it("an unknown workspace is 404 for the platform key", async () => {
-    await expectProblem(await call("GET", "/v1/workspaces/ws_missing"), 404, "not_found");
+    await expectProblem(await call("GET", "/v1/workspaces/ws_missing"), 404, "workspace_not_found");
   });
 });
 

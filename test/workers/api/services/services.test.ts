@@ -151,9 +151,9 @@ describe("registering services", () => {
         body: { name: "a", url: "https://x.example/" },
       }),
       404,
-      "not_found",
+      "workspace_not_found",
     );
-    await expectProblem(await call("GET", "/v1/workspaces/ws_missing/services"), 404, "not_found");
+    await expectProblem(await call("GET", "/v1/workspaces/ws_missing/services"), 404, "workspace_not_found");
     for (const [method, path] of [
       ["GET", "/services/svc_missing"],
       ["POST", "/services/svc_missing/refresh"],
