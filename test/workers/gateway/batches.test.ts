@@ -100,7 +100,7 @@ describe("JSON-RPC batches on /mcp", () => {
     const g = await setup();
     await deploy(g, "echo", SUFFIX_ADAPTER("!"), { testArgs: { text: "t" } });
     const batches = Array.from({ length: 6 }, (_, b) =>
-      Array.from({ length: LIMITS.mcpBatchToolCalls }, (_, i) => echo(b * 100 + i, `b${b}-${i}`)),
+      Array.from({ length: LIMITS.mcpBatchToolCalls }, (_entry, i) => echo(b * 100 + i, `b${b}-${i}`)),
     );
     const answers = await Promise.all(batches.map((messages) => batch(g, messages)));
     for (const [b, answer] of answers.entries()) {
