@@ -151,8 +151,10 @@ describe("workspace config", () => {
   });
 
   it("an unknown workspace is 404 for the platform key", async () => {
-    expect(await refusal(await call("GET", "/v1/workspaces/ws_nope/config"))).toBe("404 not_found");
-    expect(await refusal(await put("/v1/workspaces/ws_nope/config", {}, '"c0"'))).toBe("404 not_found");
+    expect(await refusal(await call("GET", "/v1/workspaces/ws_nope/config"))).toBe("404 workspace_not_found");
+    expect(await refusal(await put("/v1/workspaces/ws_nope/config", {}, '"c0"'))).toBe(
+      "404 workspace_not_found",
+    );
   });
 
   it("unknown top-level keys are refused with field errors", async () => {

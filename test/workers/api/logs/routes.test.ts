@@ -278,7 +278,9 @@ describe("hook logs routes", () => {
     const { key } = await createKey(other.uid, ["admin"]);
     expect(await refusal(await call("GET", s.path, { key }))).toBe("403 forbidden");
     expect(await refusal(await call("GET", s.path, { key: null }))).toBe("401 unauthorized");
-    expect(await refusal(await call("GET", "/v1/workspaces/ws_nope/hooks/logs"))).toBe("404 not_found");
+    expect(await refusal(await call("GET", "/v1/workspaces/ws_nope/hooks/logs"))).toBe(
+      "404 workspace_not_found",
+    );
   });
 
   it("a tool's hook logs show only that hook's records", async () => {

@@ -235,7 +235,7 @@ describe("POST /v1/workspaces/{ws}/llm/prepare", () => {
     await expectProblem(
       await prepare(f, { request: REQUEST }, BOOTSTRAP_KEY, "ws_missing"),
       404,
-      "not_found",
+      "workspace_not_found",
     );
   });
 });
