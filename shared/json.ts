@@ -18,3 +18,21 @@ export function utf8Bytes(text: string): number {
   }
   return bytes;
 }
+
+/**
+ * Whether `value` nests arrays and objects more than `limit` levels deep (a
+ * scalar is 0 levels, `[]` is 1). Measured without recursion: the recursive
+ * schema validators and serialisers downstream would overflow the stack on
+ * exactly the values this refuses.
+ */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: { item: unknown; depth: number }[] = [{ item: value, depth: 0 }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { item, depth } = next;
+    if (item === null || typeof item !== "object") continue;
+    if (depth + 1 > limit) return true;
+    const children: unknown[] = Array.isArray(item) ? item : Object.values(item);
+    for (const child of children) pending.push({ item: child, depth: depth + 1 });
+  }
+  return false;
+}

@@ -25,6 +25,11 @@ export const LIMITS = {
   /** Largest JSON request body the API parses. */
   requestBodyBytes: 512 * KiB,
   /**
+   * Deepest nesting of arrays and objects in a JSON body (API, `/mcp`, `/llm`),
+   * checked right after parsing, before any schema sees the value.
+   */
+  jsonDepth: 64,
+  /**
    * `tools/call` requests in one JSON-RPC batch on `/mcp` (clients of MCP
    * versions before 2025-06-18; later versions have no batches).
    */

@@ -1,8 +1,10 @@
 // The one mapping from public error codes to HTTP answers (RFC 9457).
 // Domain code returns tagged results; route handlers pick a code here.
+import { LIMITS } from "../limits";
 const PROBLEMS = {
   invalid_request: { status: 400, title: "The request is not valid" },
   invalid_json: { status: 400, title: "The body is not valid JSON" },
+  json_too_deep: { status: 400, title: "The JSON nests deeper than the limit" },
   unauthorized: { status: 401, title: "A valid API key is required" },
   forbidden: { status: 403, title: "The API key lacks the required scope" },
   not_found: { status: 404, title: "Not found" },
@@ -38,6 +40,13 @@ export interface Problem {
 }
 
 export const problemStatus = (code: ProblemCode): number => PROBLEMS[code].status;
+
+/** The problem for a JSON body nested deeper than LIMITS.jsonDepth. */
+export const TOO_DEEP = {
+  code: "json_too_deep",
+  detail: `The body nests arrays and objects more than ${LIMITS.jsonDepth} levels deep.`,
+  extensions: { limit: LIMITS.jsonDepth },
+} as const satisfies Problem;
 
 export function problemResponse(problem: Problem): Response {
   const { status, title } = PROBLEMS[problem.code];

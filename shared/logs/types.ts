@@ -34,6 +34,7 @@ export const RUN_OUTCOMES = [
   "threw", // plugins: caught and dropped (fail open)
   "abandoned", // plugins: exceeded their time bound
   "passed", // no hook ran at this stage, the value passed through
+  "superseded", // ran, then discarded: the active revision changed before dispatch and the stages ran again
 ] as const;
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 

@@ -161,3 +161,16 @@ export async function writeRecords(
   if (records.length === 0) return;
   await recordRuns(env, records, await captureSettings(env, scope));
 }
+
+/**
+ * Marks the records from index `from` on as superseded: their stages ran
+ * under a revision the dispatch recheck found no longer active, so the call
+ * ran its stages again and these did not decide anything. Kept rather than
+ * dropped because they spent time and fuel; their code still says how they ended.
+ */
+export function supersede(records: RunRecord[], from: number): void {
+  for (let index = from; index < records.length; index++) {
+    const record = records[index];
+    if (record !== undefined) records[index] = { ...record, outcome: "superseded" };
+  }
+}

@@ -42,7 +42,7 @@ import { findUnavailableTool } from "./catalog";
 import { workspaceCatalog, type WorkspaceCatalog } from "./catalog-cache";
 import { cachedPointers, rememberPointers } from "./pointer-cache";
 import { handlePluginToolCall } from "./plugin-tool-call";
-import { deferRecords, runRecord, type RecordScope } from "./records";
+import { deferRecords, runRecord, supersede, type RecordScope } from "./records";
 import { refusal, type RefusalMeta } from "./results";
 
 export async function handleToolCall(
@@ -204,8 +204,10 @@ async function runCall(state: CallState): Promise<Answer> {
     fresh = true;
   }
   for (;;) {
+    const attemptStart = state.records.length;
     const attempt = await attemptCall(state, pointers, fresh, access.approval);
     if (attempt.kind === "stale") {
+      supersede(state.records, attemptStart);
       pointers = attempt.pointers;
       fresh = true;
       continue;

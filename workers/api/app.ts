@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { notFoundHandler } from "../../shared/http/not-found";
 import { HTTPException } from "hono/http-exception";
 import { ProblemException, problemResponse } from "../../shared/http/problem";
 import { catalogVersion } from "./middleware/catalog-version";
@@ -45,12 +46,7 @@ app.route("/v1", llmRoutes);
 app.all("/mcp/*", (c) => c.env.GATEWAY.fetch(c.req.raw));
 app.all("/llm/*", (c) => c.env.GATEWAY.fetch(c.req.raw));
 
-app.notFound((c) =>
-  problemResponse({
-    code: "not_found",
-    detail: `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`,
-  }),
-);
+app.notFound(notFoundHandler(app));
 
 app.onError((error) => {
   if (error instanceof ProblemException) return problemResponse(error.problem);

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { notFoundHandler } from "../../shared/http/not-found";
 import { problemResponse } from "../../shared/http/problem";
 import { authenticateCaller } from "./auth";
 import { BENCH_RELAY_PATH, benchRelay } from "./bench-relay";
@@ -31,12 +32,7 @@ gateway.on(["GET", "DELETE"], "/mcp/:ws", () =>
 // The LLM proxy: OpenAI- and Anthropic-compatible endpoints with the request hook in front.
 gateway.route("/", llmRoutes);
 
-gateway.notFound((c) =>
-  problemResponse({
-    code: "not_found",
-    detail: `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`,
-  }),
-);
+gateway.notFound(notFoundHandler(gateway));
 
 gateway.onError((error) => {
   console.error("unhandled gateway error", error);

@@ -9,8 +9,9 @@ import { createMiddleware } from "hono/factory";
 import { readWorkspaceConfig } from "../../shared/config";
 import { LOOP_NAME_PATTERN, MAIN_LOOP } from "../../shared/config/pre-llm-hook";
 import type { ProviderName } from "../../shared/config/providers";
-import { problemResponse, type Problem, type ProblemCode } from "../../shared/http/problem";
-import { isJsonObject, type JsonObject } from "../../shared/json";
+import { isJsonMediaType, SEND_JSON } from "../../shared/http/media-type";
+import { problemResponse, TOO_DEEP, type Problem, type ProblemCode } from "../../shared/http/problem";
+import { isJsonObject, nestsDeeperThan, type JsonObject } from "../../shared/json";
 import { LIMITS } from "../../shared/limits";
 import { anthropicToNeutral, neutralToAnthropic } from "../../shared/llm/anthropic";
 import { forwardToProvider } from "../../shared/llm/forward";
@@ -28,7 +29,7 @@ import { authenticateCaller, keyRevoked } from "./auth";
 export const REQUEST_ID_HEADER = "x-rayrun-request-id";
 /** The agent loop making the call ("main" or an inner loop's name): what `pre_llm_hook` targets. */
 export const LOOP_HEADER = "x-rayrun-loop";
-/** `true` on history-compaction calls, which the seed keeps out of the request hook. */
+/** `true` on history-compaction calls, which never run the request hook. */
 export const COMPACTION_HEADER = "x-rayrun-compaction";
 
 interface Dialect {
@@ -84,15 +85,19 @@ const authenticated = (provider: ProviderName) =>
     return next();
   });
 
-const limitBody = bodyLimit({
-  maxSize: LIMITS.requestBodyBytes,
-  onError: () =>
-    problemResponse({
-      code: "payload_too_large",
-      detail: `Request bodies are limited to ${LIMITS.requestBodyBytes} bytes.`,
-      extensions: { limit: LIMITS.requestBodyBytes },
-    }),
-});
+/** Bounds the body as it streams in; a larger one is refused in the provider's error shape. */
+const limitBody = createMiddleware<LlmEnv>((c, next) =>
+  bodyLimit({
+    maxSize: LIMITS.requestBodyBytes,
+    onError: () =>
+      llmProblem(
+        "payload_too_large",
+        `Request bodies are limited to ${LIMITS.requestBodyBytes} bytes.`,
+        c.get("requestId"),
+        { limit: LIMITS.requestBodyBytes },
+      ),
+  })(c, next),
+);
 
 async function proxy(c: GatewayContext, provider: ProviderName): Promise<Response> {
   const ws = c.req.param("ws") ?? "";
@@ -109,6 +114,9 @@ async function proxy(c: GatewayContext, provider: ProviderName): Promise<Respons
   if (compaction !== undefined && compaction !== "true" && compaction !== "false") {
     return llmProblem("invalid_request", `${COMPACTION_HEADER} must be true or false.`, requestId);
   }
+  if (!isJsonMediaType(c.req.header("content-type"))) {
+    return llmProblem("unsupported_media_type", SEND_JSON, requestId);
+  }
   let body: unknown;
   try {
     body = JSON.parse(await c.req.text());
@@ -116,6 +124,16 @@ async function proxy(c: GatewayContext, provider: ProviderName): Promise<Respons
     return llmProblem("invalid_json", "The body is not valid JSON.", requestId);
   }
   if (!isJsonObject(body)) return llmProblem("invalid_request", "The body must be a JSON object.", requestId);
+  if (nestsDeeperThan(body, LIMITS.jsonDepth)) {
+    return llmProblem(TOO_DEEP.code, TOO_DEEP.detail, requestId, TOO_DEEP.extensions);
+  }
+  // Checked here, not left to the provider: a body without a model must not be sent anywhere.
+  if (typeof body.model !== "string" || body.model === "") {
+    const errors = [{ path: "/model", message: "must be a non-empty string naming the model" }];
+    return llmProblem("invalid_request", "/model: must be a non-empty string naming the model", requestId, {
+      errors,
+    });
+  }
   const dialect = DIALECTS[provider];
   const mapped = dialect.toNeutral(body);
   if (!mapped.ok) {

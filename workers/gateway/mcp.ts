@@ -8,13 +8,12 @@ import {
   CallToolRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
-  McpError,
   SUPPORTED_PROTOCOL_VERSIONS,
   type CallToolRequest,
   type CallToolResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { APPROVAL_META_KEY } from "../../shared/approvals";
-import { isJsonObject, utf8Bytes, type JsonObject } from "../../shared/json";
+import { isJsonObject, nestsDeeperThan, utf8Bytes, type JsonObject } from "../../shared/json";
 import { LIMITS } from "../../shared/limits";
 import { discoverTools } from "../../shared/pipeline/discovery";
 import { parsedJson } from "../../shared/pipeline/results";
@@ -24,6 +23,7 @@ import { handleToolCall } from "../../shared/pipeline/tool-call";
 import { problemResponse } from "../../shared/http/problem";
 import { keyRevoked } from "./auth";
 import { refuseBatch } from "./mcp-batch";
+import { INVALID_PARAMS_META_KEY, withToolCallParamsChecked } from "./mcp-params";
 
 export const SERVER_INFO = { name: "rayrun-gateway", version: "1.0.0" };
 /** The `_meta` key every tool result carries its request id in (the logs' correlation id). */
@@ -33,6 +33,21 @@ function withRequestId(result: CallToolResult, requestId: string): CallToolResul
   return { ...result, _meta: { ...result._meta, [REQUEST_ID_META_KEY]: requestId } };
 }
 
+/**
+ * A JSON-RPC error the SDK answers as given. Not the SDK's McpError: that
+ * prefixes its message with "MCP error <code>:", and the client's SDK wraps
+ * it in another, so users read the prefix twice.
+ */
+class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
 type Scope = {
   env: GatewayEnv;
   ctx: Pick<ExecutionContext, "waitUntil">;
@@ -40,15 +55,17 @@ type Scope = {
   caller: Caller;
 };
 
-/** `tools/call` through the pipeline; tool-level refusals are results, the rest McpErrors. */
+/** `tools/call` through the pipeline; tool-level refusals are results, the rest RpcErrors. */
 async function callTool(scope: Scope, request: CallToolRequest): Promise<CallToolResult> {
   const { env, ctx, workspaceUid, caller } = scope;
+  const invalid = request.params._meta?.[INVALID_PARAMS_META_KEY];
+  if (typeof invalid === "string") throw new RpcError(ErrorCode.InvalidParams, invalid);
   const { name } = request.params;
   const given = parsedJson(request.params.arguments ?? {});
   const args: JsonObject = isJsonObject(given) ? given : {};
   const approval = request.params._meta?.[APPROVAL_META_KEY];
   if (approval !== undefined && typeof approval !== "string") {
-    throw new McpError(ErrorCode.InvalidParams, `_meta["${APPROVAL_META_KEY}"] must be a string.`);
+    throw new RpcError(ErrorCode.InvalidParams, `_meta["${APPROVAL_META_KEY}"] must be a string.`);
   }
   const requestId = crypto.randomUUID();
   let answer;
@@ -63,10 +80,10 @@ async function callTool(scope: Scope, request: CallToolRequest): Promise<CallToo
     });
   } catch (error) {
     console.error("tool call failed", { requestId, error: String(error) });
-    throw new McpError(ErrorCode.InternalError, `Internal error (request ${requestId}).`);
+    throw new RpcError(ErrorCode.InternalError, `Internal error (request ${requestId}).`);
   }
-  if (answer.kind === "unknown_tool") throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-  if (answer.kind === "upstream_error") throw new McpError(answer.code, answer.message, answer.data);
+  if (answer.kind === "unknown_tool") throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  if (answer.kind === "upstream_error") throw new RpcError(answer.code, answer.message, answer.data);
   return withRequestId(answer.result, requestId);
 }
 
@@ -76,7 +93,7 @@ function buildServer(scope: Scope): Server {
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const answer = await discoverTools(scope.env, scope.workspaceUid, scope.caller);
     if (answer.kind === "revoked")
-      throw new McpError(ErrorCode.InvalidRequest, "The API key has been revoked.");
+      throw new RpcError(ErrorCode.InvalidRequest, "The API key has been revoked.");
     return { tools: answer.tools };
   });
   server.setRequestHandler(CallToolRequestSchema, (request) => callTool(scope, request));
@@ -101,7 +118,7 @@ async function fastToolCall(scope: Scope, request: Request, message: unknown): P
     return Response.json({ jsonrpc: "2.0", id, result });
   } catch (error) {
     const rpc =
-      error instanceof McpError
+      error instanceof RpcError
         ? {
             code: error.code,
             message: error.message,
@@ -112,18 +129,37 @@ async function fastToolCall(scope: Scope, request: Request, message: unknown): P
   }
 }
 
-/** The body's JSON, or undefined when it is not JSON (the SDK answers that); null when too large. */
-async function readMessage(request: Request): Promise<{ message: unknown } | null> {
+/** A JSON-RPC error answered before the protocol starts. */
+const refusal = (status: number, code: number, message: string): Response =>
+  Response.json({ jsonrpc: "2.0", id: null, error: { code, message } }, { status });
+
+/**
+ * The body's JSON, or undefined when it is not JSON (the SDK answers that);
+ * or the refusal of a body too large or nested too deep for the SDK's schemas.
+ */
+async function readMessage(request: Request): Promise<{ message: unknown } | { refused: Response }> {
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > LIMITS.requestBodyBytes) return null;
+  const tooLarge = { refused: refusal(413, -32000, "Request body too large.") };
+  if (declared > LIMITS.requestBodyBytes) return tooLarge;
   const text = await request.text();
   // UTF-8 takes at most 3 bytes per UTF-16 unit: only a body that could be over the limit is encoded.
-  if (text.length * 3 > LIMITS.requestBodyBytes && utf8Bytes(text) > LIMITS.requestBodyBytes) return null;
+  if (text.length * 3 > LIMITS.requestBodyBytes && utf8Bytes(text) > LIMITS.requestBodyBytes) return tooLarge;
+  let message: unknown;
   try {
-    return { message: JSON.parse(text) as unknown };
+    message = JSON.parse(text) as unknown;
   } catch {
     return { message: undefined };
   }
+  if (nestsDeeperThan(message, LIMITS.jsonDepth)) {
+    return {
+      refused: refusal(
+        400,
+        ErrorCode.InvalidRequest,
+        `The message nests arrays and objects more than ${LIMITS.jsonDepth} levels deep.`,
+      ),
+    };
+  }
+  return { message };
 }
 
 /**
@@ -158,13 +194,8 @@ export async function serveMcp(
   let parsedBody: unknown;
   if (request.method === "POST" && type.includes("application/json")) {
     const read = await readMessage(request);
-    if (read === null) {
-      return Response.json(
-        { jsonrpc: "2.0", id: null, error: { code: -32000, message: "Request body too large." } },
-        { status: 413 },
-      );
-    }
-    parsedBody = read.message;
+    if ("refused" in read) return read.refused;
+    parsedBody = withToolCallParamsChecked(read.message);
     const refused = refuseBatch(parsedBody, request.headers.get("mcp-protocol-version"));
     if (refused !== null) return refused;
     if (json && parsedBody !== undefined) {

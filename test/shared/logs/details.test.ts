@@ -1,11 +1,35 @@
 // Bounding captured details before they are stored.
 import { describe, expect, it } from "vitest";
-import { boundDetails, DETAILS_MAX_BYTES } from "../../../shared/logs/details";
+import { boundDetails, DETAILS_MAX_BYTES, UNSERIALISABLE_KEY } from "../../../shared/logs/details";
 import type { RunDetails } from "../../../shared/logs/types";
 
 const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)).length;
 
 describe("boundDetails", () => {
+  it("a payload that cannot be serialised is replaced by a marker saying why; the rest is kept", () => {
+    const cycle: Record<string, unknown> = { text: "x" };
+    cycle.self = cycle;
+    const bounded = boundDetails({
+      arguments: cycle as never,
+      result: { ok: true },
+      logs: [
+        { level: "info", message: "kept", data: { big: 1n } as never },
+        { level: "info", message: "plain", data: { n: 1 } },
+      ],
+    });
+    expect(bounded.result).toEqual({ ok: true });
+    expect(bounded.arguments).toEqual({
+      [UNSERIALISABLE_KEY]: expect.stringMatching(/^not stored, TypeError: .*circular/i),
+    });
+    expect(bounded.logs?.[0]).toEqual({
+      level: "info",
+      message: "kept",
+      data: { [UNSERIALISABLE_KEY]: expect.stringMatching(/^not stored, TypeError: .*BigInt/i) },
+    });
+    expect(bounded.logs?.[1]).toEqual({ level: "info", message: "plain", data: { n: 1 } });
+    expect(() => JSON.stringify(bounded)).not.toThrow();
+  });
+
   it("details within the bound are stored unchanged", () => {
     const details: RunDetails = { reason: "blocked", message: "no", logs: [{ level: "warn", message: "w" }] };
     expect(boundDetails(details)).toBe(details);

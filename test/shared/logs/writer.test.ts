@@ -3,7 +3,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { DETAILS_MAX_BYTES } from "../../../shared/logs/details";
+import { DETAILS_MAX_BYTES, UNSERIALISABLE_KEY } from "../../../shared/logs/details";
 import { deferRuns, recordRuns, ROWS_PER_INSERT } from "../../../shared/logs/writer";
 import { createWorkspace } from "../../helpers/api";
 import { CAPTURE, NO_CAPTURE, runRecord, storedRuns } from "../../workers/api/logs/harness";
@@ -74,6 +74,20 @@ describe("recordRuns", () => {
       }));
       expect(stored).toEqual([{ capture, details: kept ? record.details : null, capturedAt: kept }]);
     }
+  });
+
+  it("a record whose captured payload cannot be serialised is still written, with a marker in its place", async () => {
+    const ws = (await createWorkspace()).uid;
+    const cycle: Record<string, unknown> = { text: "x" };
+    cycle.self = cycle;
+    const record = runRecord(ws, { details: { arguments: cycle as never, result: { ok: true } } });
+    await recordRuns(env, [record], CAPTURE);
+    const rows = await storedRuns(ws);
+    expect(rows).toHaveLength(1);
+    expect(parseJson(rows[0]?.details ?? "null")).toEqual({
+      arguments: { [UNSERIALISABLE_KEY]: expect.stringContaining("not stored") },
+      result: { ok: true },
+    });
   });
 
   it("a record without details stores null details even under capture", async () => {

@@ -1,9 +1,19 @@
 // The MCP endpoint: authentication, the official SDK client unchanged,
 // tools/list with public contracts, JSON-RPC errors.
 import { describe, expect, it } from "vitest";
+import { LIMITS } from "../../../shared/limits";
+import { nestedObject } from "../../helpers/nested";
 import { BOOTSTRAP_KEY, createWorkspace } from "../../helpers/api";
 import { SEED_ADAPTER } from "./adapters";
 import { call, connect, createKey, deploy, gatewayFetch, json, rawMcp, setup } from "./harness";
+
+/** A tools/call whose message nests `depth` levels: message, params, arguments, then `a`. */
+const deepCall = (depth: number) => ({
+  jsonrpc: "2.0",
+  id: 9,
+  method: "tools/call",
+  params: { name: "echo", arguments: { text: "deep", a: nestedObject(depth - 3) } },
+});
 
 const initialize = {
   jsonrpc: "2.0",
@@ -125,6 +135,23 @@ describe("protocol", () => {
     expect(await invalid.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 } });
   });
 
+  it("limit: jsonDepth — a message nested to the limit is called, one level deeper is -32600 before any call", async () => {
+    const g = await setup();
+    const atLimit = await rawMcp(g, deepCall(LIMITS.jsonDepth));
+    expect(await atLimit.json()).toMatchObject({ id: 9, result: { content: [{ text: "deep" }] } });
+    expect(await g.upstream.calls()).toHaveLength(1);
+    for (const depth of [LIMITS.jsonDepth + 1, 10_000]) {
+      const over = await rawMcp(g, deepCall(depth));
+      expect(over.status).toBe(400);
+      expect(await over.json()).toEqual({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32600, message: expect.stringContaining(`${LIMITS.jsonDepth} levels`) },
+      });
+    }
+    expect(await g.upstream.calls()).toHaveLength(1);
+  });
+
   it("tools/call answers the same as JSON (direct path) and as SSE (SDK path)", async () => {
     const g = await setup();
     const message = {
@@ -145,10 +172,51 @@ describe("protocol", () => {
     expect(jsonBody).toMatchObject({ id: "call-1", result: { content: [{ type: "text", text: "same" }] } });
   });
 
-  it("a tools/call with invalid params or an unsupported protocol version gets the SDK's error", async () => {
+  it("a tools/call with invalid params is -32602 with one line naming the field, on every path", async () => {
     const g = await setup();
-    const bad = await rawMcp(g, { jsonrpc: "2.0", id: 3, method: "tools/call", params: { arguments: {} } });
-    expect(await bad.json()).toMatchObject({ id: 3, error: { code: expect.any(Number) } });
+    const cases = [
+      [{ name: "echo", arguments: "text" }, "params.arguments must be an object."],
+      [{ name: "echo", arguments: [1] }, "params.arguments must be an object."],
+      [{ arguments: {} }, "params.name must be a string naming the tool."],
+      [{ name: 7 }, "params.name must be a string naming the tool."],
+      [undefined, "tools/call needs params: { name, arguments }."],
+      ["echo", "params must be an object: { name, arguments }."],
+    ] as const;
+    for (const [params, message] of cases) {
+      const request = {
+        jsonrpc: "2.0",
+        id: 3,
+        method: "tools/call",
+        ...(params === undefined ? {} : { params }),
+      };
+      const direct = await rawMcp(g, request);
+      expect(await direct.json()).toEqual({ jsonrpc: "2.0", id: 3, error: { code: -32602, message } });
+      const sse = await rawMcp(g, request, { headers: { accept: "text/event-stream" } });
+      const event = (await sse.text()).split("\n").find((line) => line.startsWith("data: "));
+      expect(JSON.parse(event?.slice(6) ?? "null")).toEqual({
+        jsonrpc: "2.0",
+        id: 3,
+        error: { code: -32602, message },
+      });
+    }
+    const batched = await rawMcp(
+      g,
+      [
+        { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: 5 } },
+        { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { text: "ok" } } },
+      ],
+      { headers: { "mcp-protocol-version": "2025-03-26" } },
+    );
+    const answers = await batched.json<{ id: number; error?: { code: number; message: string } }[]>();
+    expect(answers.toSorted((x, y) => x.id - y.id)).toMatchObject([
+      { id: 1, error: { code: -32602, message: "params.arguments must be an object." } },
+      { id: 2, result: { content: [{ text: "ok" }] } },
+    ]);
+    expect(await g.upstream.calls()).toHaveLength(1);
+  });
+
+  it("an unsupported protocol version is refused before any call", async () => {
+    const g = await setup();
     const version = await rawMcp(
       g,
       { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "echo", arguments: { text: "x" } } },
@@ -158,7 +226,7 @@ describe("protocol", () => {
     expect(await g.upstream.calls()).toEqual([]);
   });
 
-  it("an unknown tool is a JSON-RPC error", async () => {
+  it("an unknown tool is a JSON-RPC error whose message the official client shows with one prefix", async () => {
     const g = await setup();
     const res = await rawMcp(g, {
       jsonrpc: "2.0",
@@ -166,10 +234,15 @@ describe("protocol", () => {
       method: "tools/call",
       params: { name: "no_such_tool", arguments: {} },
     });
-    expect(await res.json()).toMatchObject({
+    expect(await res.json()).toEqual({
+      jsonrpc: "2.0",
       id: 7,
-      error: { code: -32602, message: expect.stringContaining("no_such_tool") },
+      error: { code: -32602, message: "Unknown tool: no_such_tool" },
     });
+    const client = await connect(g);
+    const error = await client.callTool({ name: "no_such_tool", arguments: {} }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: -32602, message: "MCP error -32602: Unknown tool: no_such_tool" });
+    await client.close();
     expect(await g.upstream.calls()).toEqual([]);
   });
 

@@ -6,8 +6,10 @@ import Anthropic, { APIError as AnthropicAPIError } from "@anthropic-ai/sdk";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import OpenAI, { RateLimitError, UnprocessableEntityError } from "openai";
 import { describe, expect, it } from "vitest";
+import { LIMITS } from "../../../shared/limits";
 import type { ReceivedRequest } from "../../../dev/provider/server";
 import { env } from "cloudflare:workers";
+import { nestedObject } from "../../helpers/nested";
 import { BOOTSTRAP_KEY, call, createKey, createWorkspace, expectProblem, json } from "../../helpers/api";
 import { deployFile, fileFixture, saveFile, testFile } from "../api/routes/files-harness";
 import { gatewayFetch, putSecret } from "./harness";
@@ -123,6 +125,13 @@ const openaiBody = {
   ],
   tools: openaiTools,
 };
+/** A tool whose input schema nests: body, tools, the tool, its schema, then `{ a: { a: … } }`. */
+const deepTool = (depth: number) => ({
+  name: "deep",
+  description: "nests",
+  input_schema: { type: "object", properties: nestedObject(depth - 4) },
+});
+
 const anthropicBody = {
   model: "claude-test",
   max_tokens: 100,
@@ -511,6 +520,67 @@ describe("refusals before the provider", () => {
     expect(problem.error).toMatchObject({ code: "workspace_not_found" });
   });
 
+  it("limit: jsonDepth — a body nested to the limit is proxied, one level deeper is 400 json_too_deep in the provider shape", async () => {
+    const g = await setup();
+    const atLimit = await post(g, "anthropic", { ...anthropicBody, tools: [deepTool(LIMITS.jsonDepth)] });
+    expect(atLimit.status).toBe(200);
+    await atLimit.arrayBuffer();
+    const receivedBefore = (await received(g)).length;
+    for (const provider of ["openai", "anthropic"] as const) {
+      for (const depth of [LIMITS.jsonDepth + 1, 5000]) {
+        const deep =
+          provider === "anthropic"
+            ? { ...anthropicBody, tools: [deepTool(depth)] }
+            : {
+                ...openaiBody,
+                tools: [
+                  { type: "function", function: { name: "deep", parameters: nestedObject(depth - 4) } },
+                ],
+              };
+        const problem = await expectProblem(await post(g, provider, deep), 400, "json_too_deep");
+        expect(problem.error).toMatchObject({ code: "json_too_deep" });
+      }
+    }
+    expect(await received(g)).toHaveLength(receivedBefore);
+  });
+
+  it("a body that is not JSON by its content type is 415, one without a model 400, and neither reaches the provider", async () => {
+    const g = await setup();
+    for (const provider of ["openai", "anthropic"] as const) {
+      const base = provider === "openai" ? openaiBody : anthropicBody;
+      for (const type of ["text/plain", "application/x-www-form-urlencoded", ""]) {
+        const res = await post(g, provider, base, { "content-type": type });
+        const problem = await expectProblem(res, 415, "unsupported_media_type");
+        expect(problem.error).toMatchObject({ code: "unsupported_media_type" });
+      }
+      for (const model of [undefined, "", 7]) {
+        const problem = await expectProblem(
+          await post(g, provider, { ...base, model }),
+          400,
+          "invalid_request",
+        );
+        expect(problem.errors).toEqual([{ path: "/model", message: expect.any(String) }]);
+        expect(problem.error).toMatchObject({ code: "invalid_request" });
+      }
+    }
+    expect(await received(g)).toEqual([]);
+    const ok = await post(g, "openai", openaiBody, { "content-type": "application/json; charset=utf-8" });
+    expect(ok.status).toBe(200);
+    await ok.arrayBuffer();
+  });
+
+  it("GET on a proxy route is 405 with Allow: POST", async () => {
+    const g = await setup();
+    for (const path of ["openai/v1/chat/completions", "anthropic/v1/messages"]) {
+      const res = await gatewayFetch(g)(`http://gateway.test/llm/${g.ws}/${path}`, {
+        headers: { authorization: `Bearer ${g.callKey}` },
+      });
+      await expectProblem(res, 405, "method_not_allowed");
+      expect(res.headers.get("allow")).toBe("POST");
+    }
+    expect(await received(g)).toEqual([]);
+  });
+
   it("a body the neutral request cannot hold is 400 invalid_request naming the fields", async () => {
     const g = await setup();
     const body = {
@@ -524,7 +594,8 @@ describe("refusals before the provider", () => {
     await expectProblem(await post(g, "anthropic", "{not json"), 400, "invalid_json");
     await expectProblem(await post(g, "anthropic", [anthropicBody]), 400, "invalid_request");
     const big = { ...anthropicBody, system: "x".repeat(600 * 1024) };
-    await expectProblem(await post(g, "anthropic", big), 413, "payload_too_large");
+    const tooLarge = await expectProblem(await post(g, "anthropic", big), 413, "payload_too_large");
+    expect(tooLarge.error).toMatchObject({ code: "payload_too_large" });
     expect(await received(g)).toEqual([]);
   });
 

@@ -265,6 +265,42 @@ describe("step 4: recheck, authorize, one upstream call", () => {
     ]);
   });
 
+  it("stages a stale view ran are logged as superseded after a deploy, a rollback and a reset", async () => {
+    const g = await setup();
+    const one = await deploy(g, "echo", SUFFIX_ADAPTER(" one"), { testArgs: { text: "x" } });
+    const client = await connect(g);
+    const befores = async (result: { _meta?: Record<string, unknown> }) => {
+      const id = result._meta?.["rayrun/requestId"];
+      return (await runs(g))
+        .filter((row) => row.request_id === id && row.stage === "before" && row.channel === "active")
+        .map((row) => `${row.revision_id} ${row.outcome}`)
+        .toSorted();
+    };
+    await callTool(client, "echo", { text: "warm" });
+    const two = await deploy(g, "echo", SUFFIX_ADAPTER(" two"), { testArgs: { text: "x" } });
+    const deployed = await callTool(client, "echo", { text: "a" });
+    expect(deployed).toMatchObject({ content: [{ text: "a two" }] });
+    expect(await befores(deployed)).toEqual(
+      [`${one.revisionId} superseded`, `${two.revisionId} continue`].toSorted(),
+    );
+
+    const hook = `/v1/workspaces/${g.ws}/tools/${g.tools.echo}/hook`;
+    await json(
+      await call("POST", `${hook}/rollback`, { key: g.writeKey, body: { revision: one.revisionId } }),
+      200,
+    );
+    const rolledBack = await callTool(client, "echo", { text: "b" });
+    expect(rolledBack).toMatchObject({ content: [{ text: "b one" }] });
+    expect(await befores(rolledBack)).toEqual(
+      [`${two.revisionId} superseded`, `${one.revisionId} continue`].toSorted(),
+    );
+
+    await json(await call("POST", `${hook}/reset`, { key: g.writeKey }), 200);
+    const reset = await callTool(client, "echo", { text: "c" });
+    expect(reset).toMatchObject({ content: [{ text: "c" }] });
+    expect((await befores(reset)).every((row) => row.endsWith(" superseded"))).toBe(true);
+  });
+
   it("a revoked key is refused on its next call", async () => {
     const g = await setup();
     const client = await connect(g);

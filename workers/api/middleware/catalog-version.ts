@@ -16,7 +16,12 @@ function catalogWorkspace(method: string, path: string): string | null {
   if (v1 !== "v1" || workspaces !== "workspaces" || !ws || !family) return null;
   if (!CATALOG_FAMILIES.has(family)) return null;
   if (family === "tools" && sub === "hook") return null;
-  return decodeURIComponent(ws);
+  try {
+    return decodeURIComponent(ws);
+  } catch {
+    // Not a workspace uid (malformed percent-encoding): the route refuses it, nothing to bump.
+    return null;
+  }
 }
 
 export const catalogVersion = createMiddleware<ApiEnv>(async (c, next) => {

@@ -2,7 +2,9 @@ import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import { validator } from "hono/validator";
 import type { z } from "zod";
-import { ProblemException } from "../../../shared/http/problem";
+import { ProblemException, TOO_DEEP } from "../../../shared/http/problem";
+import { nestsDeeperThan } from "../../../shared/json";
+import { isJsonMediaType, SEND_JSON } from "../../../shared/http/media-type";
 import { LIMITS } from "../../../shared/limits";
 import { parsedOrProblem } from "./validate";
 
@@ -19,35 +21,39 @@ export const limitBody = (maxSize: number = LIMITS.requestBodyBytes) =>
     },
   });
 
-const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 const BODY_SHAPE = "The body does not match the expected shape.";
 
 function requireJsonMediaType(contentType: string | null | undefined): void {
-  const mediaType = (contentType ?? "").split(";")[0]?.trim() ?? "";
-  if (!JSON_MEDIA_TYPE.test(mediaType)) {
-    throw new ProblemException({
-      code: "unsupported_media_type",
-      detail: "Send a JSON body with Content-Type: application/json.",
-    });
+  if (!isJsonMediaType(contentType)) {
+    throw new ProblemException({ code: "unsupported_media_type", detail: SEND_JSON });
   }
+}
+
+function requireShallow(value: unknown): void {
+  if (nestsDeeperThan(value, LIMITS.jsonDepth)) throw new ProblemException(TOO_DEEP);
 }
 
 function parseJson(text: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch {
     throw new ProblemException({ code: "invalid_json", detail: "The body is not valid JSON." });
   }
+  requireShallow(value);
+  return value;
 }
 
-/** Requires a JSON media type and a parseable body (hono caches the parse for the validator). */
+/** Requires a JSON media type and a parseable, not too deep body (hono caches the parse for the validator). */
 const parseableJson = createMiddleware(async (c, next) => {
   requireJsonMediaType(c.req.header("content-type"));
+  let value: unknown;
   try {
-    await c.req.json();
+    value = await c.req.json();
   } catch {
     throw new ProblemException({ code: "invalid_json", detail: "The body is not valid JSON." });
   }
+  requireShallow(value);
   await next();
 });
 

@@ -28,7 +28,11 @@ describe("workspace secrets", () => {
     const text = await list.text();
     expect(JSON.parse(text)).toMatchObject({ items: [{ name: "A" }, { name: "B" }] });
     expect(text).not.toContain("va");
-    expect((await call("GET", `/v1/workspaces/${ws}/secrets/A`)).status).toBe(404);
+    // A secret has no GET: the path takes only writes.
+    const read = await call("GET", `/v1/workspaces/${ws}/secrets/A`);
+    expect(read.status).toBe(405);
+    expect(read.headers.get("allow")).not.toContain("GET");
+    expect(await read.text()).not.toContain("va");
   });
 
   it("a ciphertext only opens for its own workspace and name", async () => {
