@@ -1,13 +1,23 @@
 // Starts the local system: D1 migrations, both product Workers under one
 // `wrangler dev` (the api Worker serves the port), the demo upstream MCP
 // server on the next port and the demo LLM provider (echo) on the one after.
-// Used by `npm start` and by the CLI's Node tests.
-import { spawn, spawnSync } from "node:child_process";
+// Used by `npm start`, the benches and the CLI's Node tests.
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { once } from "node:events";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
-const wranglerEnv = { ...process.env, WRANGLER_SEND_METRICS: "false" };
+// Without CLOUDFLARE_CF_FETCH_ENABLED=false every miniflare instance downloads the `Request.cf`
+// object from workers.cloudflare.com at start and, offline, prints a stack trace; its built-in
+// placeholder is all local development needs. The user's environment comes after it, so
+// CLOUDFLARE_CF_FETCH_ENABLED=true still wins.
+const wranglerEnv = { CLOUDFLARE_CF_FETCH_ENABLED: "false", ...process.env, WRANGLER_SEND_METRICS: "false" };
+
+/** How long wrangler gets to shut down its workerd after SIGTERM before its process group is killed. */
+const STOP_GRACE_MS = 5000;
 
 /** The bootstrap key from a .dev.vars file, writing a random one when the file is absent. */
 export function ensureBootstrapKey(devVarsPath) {
@@ -21,8 +31,93 @@ export function ensureBootstrapKey(devVarsPath) {
   return { key, created: true };
 }
 
-async function waitFor(url, child, seconds) {
+/** Every port the dev server listens on for base port `port`: each Worker's, and its inspector 1000 above. */
+export function devServerPorts(port) {
+  const workers = [
+    { offset: 0, use: "API and gateway" },
+    { offset: 1, use: "demo upstream MCP server" },
+    { offset: 2, use: "demo LLM provider" },
+  ];
+  return workers.flatMap(({ offset, use }) => [
+    { port: port + offset, use },
+    { port: port + 1000 + offset, use: `${use} inspector` },
+  ]);
+}
+
+/** Thrown by startDevServer before anything starts when a port it needs is taken. */
+export class PortInUseError extends Error {
+  /** @param {{ port: number, use: string }[]} ports */
+  constructor(ports) {
+    const list = ports.map(({ port, use }) => `${port} (${use})`).join(", ");
+    super(`${ports.length === 1 ? "port" : "ports"} ${list} already in use`);
+    this.name = "PortInUseError";
+    this.ports = ports;
+  }
+}
+
+/** Thrown by startDevServer before anything starts when another live dev server uses `stateDir`. */
+export class StateInUseError extends Error {
+  constructor(stateDir, pid) {
+    super(`${stateDir} is in use by another dev server (process ${pid})`);
+    this.name = "StateInUseError";
+    this.stateDir = stateDir;
+    this.pid = pid;
+  }
+}
+
+function processAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, but another user's.
+    return error.code === "EPERM";
+  }
+}
+
+/**
+ * Claims `stateDir` for this process with a pid file, returning its release. A second dev server
+ * on the same state (on another port) would open the same SQLite files; a file left by a process
+ * that is gone is taken over.
+ */
+function claimState(stateDir) {
+  mkdirSync(stateDir, { recursive: true });
+  const lock = join(stateDir, "dev-server.pid");
+  for (;;) {
+    try {
+      writeFileSync(lock, `${process.pid}\n`, { flag: "wx" });
+      return () => rmSync(lock, { force: true });
+    } catch (error) {
+      if (error.code !== "EEXIST") throw error;
+    }
+    const owner = Number.parseInt(readFileSync(lock, "utf8"), 10);
+    if (Number.isInteger(owner) && processAlive(owner)) throw new StateInUseError(stateDir, owner);
+    rmSync(lock, { force: true });
+  }
+}
+
+/**
+ * Whether nothing listens on `port`, on any address: binding the unspecified address fails while
+ * any other socket (127.0.0.1, ::1, 0.0.0.0) holds the port, so this also catches servers that
+ * `localhost` would reach instead of wrangler's 127.0.0.1.
+ */
+async function isPortFree(port) {
+  const server = createServer();
+  try {
+    server.listen({ port, exclusive: true });
+    await once(server, "listening");
+    return true;
+  } catch (error) {
+    if (error.code === "EADDRINUSE") return false;
+    throw error;
+  } finally {
+    if (server.listening) await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+async function waitFor(url, child, seconds, signal) {
   for (let i = 0; i < seconds * 4; i++) {
+    signal?.throwIfAborted();
     if (child.exitCode !== null)
       throw new Error(`server exited with code ${child.exitCode} before ${url} answered`);
     try {
@@ -36,6 +131,24 @@ async function waitFor(url, child, seconds) {
   throw new Error(`${url} did not answer within ${seconds}s`);
 }
 
+/** Whether any process of the group led by `pid` is still alive. */
+function groupAlive(pid) {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function signalGroup(pid, signal) {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
 /**
  * `observability: false` turns off wrangler's local trace collector and data explorer: the collector
  * streams a trace of every invocation (each request, Durable Object call and outbound fetch) to
@@ -44,7 +157,9 @@ async function waitFor(url, child, seconds) {
  * Benchmarks and tests use both; `npm start` keeps wrangler's defaults (request logs, local explorer).
  * `envFiles` are loaded after `devVarsPath`, for every product Worker (`--var` reaches only the first
  * config's Worker): the bench sets BENCH_RELAY_URL for the gateway this way.
- * @param {{ port: number, stateDir: string, devVarsPath: string, stdio?: "inherit" | "ignore", observability?: boolean, logLevel?: "info" | "warn", envFiles?: string[] }} options
+ * Aborting `signal` while it starts stops whatever was started and rejects.
+ * `stop()` resolves once every process it started has exited.
+ * @param {{ port: number, stateDir: string, devVarsPath: string, stdio?: "inherit" | "ignore", observability?: boolean, logLevel?: "info" | "warn", envFiles?: string[], signal?: AbortSignal }} options
  */
 export async function startDevServer({
   port,
@@ -54,99 +169,124 @@ export async function startDevServer({
   observability = true,
   logLevel = "info",
   envFiles = [],
+  signal,
 }) {
+  const ports = devServerPorts(port);
+  const invalid = ports.find((p) => !Number.isInteger(p.port) || p.port < 1 || p.port > 65_535);
+  if (invalid) throw new RangeError(`port ${invalid.port} (${invalid.use}) is not a valid TCP port`);
+  // Checked up front: wrangler only fails on a taken port after its slow start-up, and a port
+  // already answering /v1/limits (another `npm start`) would pass the readiness checks below.
+  const taken = [];
+  for (const p of ports) if (!(await isPortFree(p.port))) taken.push(p);
+  if (taken.length > 0) throw new PortInUseError(taken);
+
   const env = observability
     ? wranglerEnv
     : { ...wranglerEnv, X_LOCAL_OBSERVABILITY: "false", X_LOCAL_EXPLORER: "false" };
-  const { key, created } = ensureBootstrapKey(devVarsPath);
-  const migrate = spawnSync(
-    "npx",
-    [
-      "wrangler",
-      "d1",
-      "migrations",
-      "apply",
-      "rayrun",
-      "--local",
-      "--persist-to",
-      stateDir,
-      "-c",
-      "workers/api/wrangler.jsonc",
-    ],
-    { stdio, env: { ...wranglerEnv, CI: "true" } },
-  );
-  if (migrate.status !== 0) throw new Error("applying local D1 migrations failed");
+  const release = claimState(stateDir);
+  const children = [];
+  // Each wrangler runs in its own process group so stop() takes workerd down with it.
+  const wrangler = (args, options) => {
+    const child = spawn("npx", ["wrangler", ...args], {
+      stdio: ["ignore", stdio, stdio],
+      detached: true,
+      ...options,
+    });
+    children.push(child);
+    return child;
+  };
+  const stop = async () => {
+    const groups = children.map((child) => child.pid).filter((pid) => pid !== undefined);
+    for (const pid of groups) signalGroup(pid, "SIGTERM");
+    const deadline = Date.now() + STOP_GRACE_MS;
+    while (groups.some(groupAlive) && Date.now() < deadline) await sleep(100);
+    for (const pid of groups.filter(groupAlive)) signalGroup(pid, "SIGKILL");
+    release();
+  };
 
-  const common = [
-    "--persist-to",
-    stateDir,
-    "--show-interactive-dev-session=false",
-    "--ip",
-    "127.0.0.1",
-    "--log-level",
-    logLevel,
-  ];
-  // A dev-only Worker on its own port: its wrangler config, and offset from `port` (inspector 1000 above).
-  const devWorker = (config, offset) =>
-    spawn(
-      "npx",
+  try {
+    const { key, created } = ensureBootstrapKey(devVarsPath);
+    // One writer per state directory: every workerd opens the SQLite files under its
+    // --persist-to (cache, D1, Durable Objects) and two processes creating them at once fail
+    // with SQLITE_BUSY. The migrations finish before the product Workers open `stateDir`, and
+    // the demo Workers, which store nothing, get directories of their own.
+    const migrate = wrangler(
       [
-        "wrangler",
+        "d1",
+        "migrations",
+        "apply",
+        "rayrun",
+        "--local",
+        "--persist-to",
+        stateDir,
+        "-c",
+        "workers/api/wrangler.jsonc",
+      ],
+      { env: { ...wranglerEnv, CI: "true" } },
+    );
+    const common = ["--show-interactive-dev-session=false", "--ip", "127.0.0.1", "--log-level", logLevel];
+    // A dev-only Worker on its own port: its wrangler config, and offset from `port` (inspector 1000 above).
+    const devWorker = (name, offset) =>
+      wrangler(
+        [
+          "dev",
+          "-c",
+          `dev/${name}/wrangler.jsonc`,
+          "--port",
+          String(port + offset),
+          "--inspector-port",
+          String(port + 1000 + offset),
+          "--persist-to",
+          join(stateDir, "demo", name),
+          ...common,
+        ],
+        { env },
+      );
+    // The demo Workers start beside the migrations: they share no state with them.
+    const upstream = devWorker("upstream", 1);
+    const provider = devWorker("provider", 2);
+    const [status] = await once(migrate, "exit", { signal });
+    if (status !== 0) throw new Error("applying local D1 migrations failed");
+    // stop() signals process groups by id: the finished migration's id may be reused later.
+    children.splice(children.indexOf(migrate), 1);
+    const product = wrangler(
+      [
         "dev",
         "-c",
-        config,
+        "workers/api/wrangler.jsonc",
+        "-c",
+        "workers/gateway/wrangler.jsonc",
         "--port",
-        String(port + offset),
+        String(port),
+        "--env-file",
+        devVarsPath,
         "--inspector-port",
-        String(port + 1000 + offset),
+        String(port + 1000),
+        ...envFiles.flatMap((file) => ["--env-file", file]),
+        "--persist-to",
+        stateDir,
         ...common,
       ],
-      { stdio: ["ignore", stdio, stdio], env, detached: true },
+      { env },
     );
-  const upstream = devWorker("dev/upstream/wrangler.jsonc", 1);
-  const provider = devWorker("dev/provider/wrangler.jsonc", 2);
-  const product = spawn(
-    "npx",
-    [
-      "wrangler",
-      "dev",
-      "-c",
-      "workers/api/wrangler.jsonc",
-      "-c",
-      "workers/gateway/wrangler.jsonc",
-      "--port",
-      String(port),
-      "--env-file",
-      devVarsPath,
-      "--inspector-port",
-      String(port + 1000),
-      ...envFiles.flatMap((file) => ["--env-file", file]),
-      ...common,
-    ],
-    { stdio: ["ignore", stdio, stdio], env, detached: true },
-  );
-  const children = [upstream, provider, product];
-  // Each wrangler runs in its own process group so stop() takes workerd down with it.
-  const stop = () => {
-    for (const child of children) {
-      try {
-        if (child.pid) process.kill(-child.pid, "SIGTERM");
-      } catch {
-        // already gone
-      }
-    }
-  };
-  const url = `http://127.0.0.1:${port}`;
-  const upstreamUrl = `http://127.0.0.1:${port + 1}`;
-  // The provider's root: each `/<id>` under it is a separate fake (OpenAI base URL `<id>/v1`, Anthropic `<id>`).
-  const providerUrl = `http://127.0.0.1:${port + 2}`;
-  try {
-    await waitFor(`${url}/v1/limits`, product, 120);
-    await waitFor(`${upstreamUrl}/demo/_calls`, upstream, 120);
-    await waitFor(`${providerUrl}/demo/_received`, provider, 120);
+    const url = `http://127.0.0.1:${port}`;
+    const upstreamUrl = `http://127.0.0.1:${port + 1}`;
+    // The provider's root: each `/<id>` under it is a separate fake (OpenAI base URL `<id>/v1`, Anthropic `<id>`).
+    const providerUrl = `http://127.0.0.1:${port + 2}`;
+    await waitFor(`${url}/v1/limits`, product, 120, signal);
+    await waitFor(`${upstreamUrl}/demo/_calls`, upstream, 120, signal);
+    await waitFor(`${providerUrl}/demo/_received`, provider, 120, signal);
+    return {
+      url,
+      upstreamUrl,
+      providerUrl,
+      key,
+      createdKey: created,
+      children: [upstream, provider, product],
+      stop,
+    };
   } catch (error) {
-    stop();
+    await stop();
     throw error;
   }
-  return { url, upstreamUrl, providerUrl, key, createdKey: created, children, stop };
 }

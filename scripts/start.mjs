@@ -1,37 +1,78 @@
 #!/usr/bin/env node
 // `npm start`: local D1 migrations, a bootstrap key in .dev.vars, both Workers
 // on one port (PORT, default 8787) and the demo upstream MCP server and demo
-// LLM provider (echo) beside them.
-import { startDevServer } from "./dev-server.mjs";
+// LLM provider (echo) beside them. RAYRUN_STATE_DIR and RAYRUN_DEV_VARS move the
+// local state and the key file (tests use throw-away ones).
+import { PortInUseError, StateInUseError, startDevServer } from "./dev-server.mjs";
 import { seedDemo } from "./seed-demo.mjs";
 
 const port = Number(process.env.PORT ?? 8787);
-const stateDir = ".wrangler/state";
-const server = await startDevServer({ port, stateDir, devVarsPath: ".dev.vars" });
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.on(signal, () => {
-    server.stop();
-    process.exit(0);
-  });
-}
-for (const child of server.children) child.on("exit", () => (server.stop(), process.exit(1)));
+const stateDir = process.env.RAYRUN_STATE_DIR ?? ".wrangler/state";
+const devVarsPath = process.env.RAYRUN_DEV_VARS ?? ".dev.vars";
 
-const base = `http://localhost:${port}`;
-let demo;
-try {
-  demo = await seedDemo({
-    url: server.url,
-    upstreamUrl: server.upstreamUrl,
-    providerUrl: server.providerUrl,
-    key: server.key,
-    stateDir,
-  });
-} catch (error) {
-  console.error(`Seeding the demo workspace failed: ${error.message}`);
+const abort = new AbortController();
+const starting = startDevServer({ port, stateDir, devVarsPath, signal: abort.signal });
+let stopping = false;
+/** Stops every process start-up began (also mid-start: the wrangler processes run in their own groups). */
+async function shutdown(code) {
+  if (stopping) return;
+  stopping = true;
+  abort.abort();
+  // An aborted start-up stops what it started before it rejects.
+  const server = await starting.catch(() => undefined);
+  await server?.stop();
+  process.exit(code);
 }
-const llm = demo ? `${base}/llm/${demo.workspace}` : "";
-const demoLines = demo
-  ? `
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => void shutdown(0));
+
+async function main() {
+  let server;
+  try {
+    server = await starting;
+  } catch (error) {
+    if (stopping) return;
+    console.error(`npm start: ${error.message}${hint(error)}`);
+    process.exit(1);
+  }
+  for (const child of server.children) {
+    child.on("exit", (code, signal) => {
+      if (stopping) return;
+      console.error(
+        `npm start: a wrangler dev process exited (${signal ?? `code ${code}`}); stopping the others.`,
+      );
+      void shutdown(1);
+    });
+  }
+  let demo;
+  try {
+    demo = await seedDemo({
+      url: server.url,
+      upstreamUrl: server.upstreamUrl,
+      providerUrl: server.providerUrl,
+      key: server.key,
+      stateDir,
+    });
+  } catch (error) {
+    if (!stopping) console.error(`Seeding the demo workspace failed: ${error.message}`);
+  }
+  if (!stopping) console.log(readyBanner(server, demo));
+}
+
+/** How to get past a refused start, for the errors that have a way around. */
+function hint(error) {
+  if (error instanceof PortInUseError)
+    return "; choose another base port with PORT=<port> npm start (it needs PORT to PORT+2 and PORT+1000 to PORT+1002 free).";
+  if (error instanceof StateInUseError)
+    return "; stop that one, or give this one its own state with RAYRUN_STATE_DIR=<dir> npm start.";
+  return "";
+}
+
+/** What `npm start` prints once everything answers: URLs, keys and curl examples. */
+function readyBanner(server, demo) {
+  const base = `http://localhost:${port}`;
+  const llm = demo ? `${base}/llm/${demo.workspace}` : "";
+  const demoLines = demo
+    ? `
   demo workspace: ${demo.workspace}   admin key: ${demo.key}
     the seed's example adapter is active on tool ${demo.tool} (search_release_notes)
     MCP endpoint for clients: ${base}/mcp/${demo.workspace}
@@ -42,18 +83,18 @@ const demoLines = demo
     plugins (dev/examples/plugins; config order redact, broken, temperature, then word-count auto-discovered):
       MCP tool word_count; echo output with 4+ digit runs comes back [redacted]; broken throws and is dropped;
       LLM proxy calls reach the provider with temperature 0.1`
-  : "";
-const mcpCall = (name, args) =>
-  `curl -s ${base}/mcp/${demo.workspace} -H "authorization: Bearer ${demo.key}" -H "content-type: application/json" -H "accept: application/json, text/event-stream" -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${name}","arguments":${JSON.stringify(args)}}}'`;
-const llmCurl = demo
-  ? `
+    : "";
+  const mcpCall = (name, args) =>
+    `curl -s ${base}/mcp/${demo.workspace} -H "authorization: Bearer ${demo.key}" -H "content-type: application/json" -H "accept: application/json, text/event-stream" -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${name}","arguments":${JSON.stringify(args)}}}'`;
+  const llmCurl = demo
+    ? `
     ${mcpCall("word_count", { text: "one two three" })}
     ${mcpCall("echo", { text: "card 4111 1111 1111 1111" })}
     curl -s ${llm}/openai/v1/chat/completions -H "authorization: Bearer ${demo.key}" -H "content-type: application/json" -d '{"model":"demo","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"fs_read"}},{"type":"function","function":{"name":"shell_exec"}}]}'`
-  : "";
-console.log(`
+    : "";
+  return `
 Rayrun Hooks is ready at ${base}
-  bootstrap key: ${server.key}   (${server.createdKey ? "new, written to" : "from"} .dev.vars)
+  bootstrap key: ${server.key}   (${server.createdKey ? "new, written to" : "from"} ${devVarsPath})
   demo upstream MCP server: ${server.upstreamUrl}/demo/mcp
   demo LLM provider (echo): OpenAI base URL ${server.providerUrl}/demo/v1
                             Anthropic base URL ${server.providerUrl}/demo${demoLines}
@@ -61,4 +102,7 @@ Rayrun Hooks is ready at ${base}
     curl -s ${base}/v1/limits
     curl -s -X POST ${base}/v1/compile -H "authorization: Bearer ${server.key}" -H "content-type: application/json" \\
       -d '{"source":"export default defineToolAdapter({ apiVersion: \\"rayrun.hooks/v1\\", before: ({ arguments: a }) => ({ action: \\"continue\\", arguments: a }) })"}'${llmCurl}
-`);
+`;
+}
+
+await main();
