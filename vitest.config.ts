@@ -15,7 +15,10 @@ const fakes = new Map([
 ]);
 const BOOTSTRAP_KEY = "test-bootstrap-key";
 /** Tests that read or sweep every workspace in the database: each file gets its own storage. */
-const WHOLE_DATABASE = ["test/workers/api/logs/retention.test.ts"];
+const WHOLE_DATABASE = [
+  "test/workers/api/logs/retention.test.ts",
+  "test/workers/api/logs/test-run-retention.test.ts",
+];
 // wrangler checks the config's required secrets against the environment.
 process.env.RAYRUN_BOOTSTRAP_KEY = BOOTSTRAP_KEY;
 

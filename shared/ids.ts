@@ -28,6 +28,12 @@ export function newId(prefix: string, now: number = Date.now()): string {
   return `${prefix}_${base32Time(now)}${tail}`;
 }
 
+/**
+ * The smallest id with `prefix` made at or after `ms`: ids lead with their
+ * time, so `id < idTimeBound(prefix, t)` selects exactly the ids made before `t`.
+ */
+export const idTimeBound = (prefix: string, ms: number): string => `${prefix}_${base32Time(ms)}`;
+
 /** A secret for an API key: 32 random bytes, base64url. */
 export function newSecret(): string {
   const random = crypto.getRandomValues(new Uint8Array(32));

@@ -34,7 +34,29 @@ export const LIMITS = {
    * versions before 2025-06-18; later versions have no batches).
    */
   mcpBatchToolCalls: 16,
-  /** A request hook's time when its `timeout_ms` is unset (seed 002); capped by `limits.execution_timeout_ms`. */
+  /**
+   * Requests per minute one key may send to `/mcp` or `/llm` of a workspace:
+   * the values a workspace config may choose, each served by a Workers Rate
+   * Limiting binding (`RATE_LIMIT_<n>` in the gateway's wrangler config).
+   */
+  rateLimitTiersPerMinute: [60, 600, 6000, 60000],
+  /** A key's `/mcp` requests per minute when the workspace config sets none. */
+  mcpRequestsPerMinute: 6000,
+  /** A key's `/llm` requests per minute when the workspace config sets none. */
+  llmRequestsPerMinute: 600,
+  /** Shortest timeout a service or provider may set. */
+  timeoutMinMs: 100,
+  /** An upstream MCP call's bound (handshake when needed + tools/call) when its service sets none. */
+  upstreamTimeoutMs: 60_000,
+  /** Longest `timeoutMs` a service may set. */
+  upstreamTimeoutMaxMs: 300_000,
+  /** Wait for an LLM provider's response headers when the workspace config sets none. */
+  providerFirstByteMs: 120_000,
+  /** Longest gap between two parts of a provider's response body when the config sets none. */
+  providerIdleMs: 60_000,
+  /** Longest provider timeout the workspace config may set. */
+  providerTimeoutMaxMs: 600_000,
+  /** A request hook's time when its `timeout_ms` is unset; capped by `limits.execution_timeout_ms`. */
   requestHookTimeoutMs: 5000,
   /**
    * A plugin hook's time (seed 003): CPU work as fuel (× FUEL_PER_MS), awaited

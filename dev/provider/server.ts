@@ -23,9 +23,19 @@ interface Failure {
   times?: number;
 }
 
+/** A slow answer for the next call: late headers, or a stream that stops after some events. */
+interface Slowness {
+  /** Wait this long before answering at all. */
+  headersAfterMs?: number;
+  /** Streams only: send this many events, then stall for `stallMs` before the rest. */
+  stallAfterEvents?: number;
+  stallMs?: number;
+}
+
 interface ProviderState {
   received: ReceivedRequest[];
   failure: Failure | null;
+  slow: Slowness | null;
 }
 
 type Dialect = "openai" | "anthropic";
@@ -40,7 +50,7 @@ export function createProvider() {
   const stateOf = (id: string) => {
     let state = states.get(id);
     if (!state) {
-      state = { received: [], failure: null };
+      state = { received: [], failure: null, slow: null };
       states.set(id, state);
     }
     return state;
@@ -56,18 +66,25 @@ export function createProvider() {
       state.failure = await readJson<Failure>(request);
       return Response.json(state.failure);
     }
+    if (path === "/_slow" && request.method === "POST") {
+      state.slow = await readJson<Slowness>(request);
+      return Response.json(state.slow);
+    }
 
     const text = await request.text();
     const body = parseJson(text);
     state.received.push({ method: request.method, path, headers: headersOf(request), body });
     const dialect = request.method === "POST" ? ROUTES.get(path) : undefined;
     if (!dialect) return new Response("not found", { status: 404 });
+    const slow = state.slow ?? {};
+    state.slow = null;
+    if (slow.headersAfterMs !== undefined) await sleep(slow.headersAfterMs);
     if (state.failure) return fail(state, state.failure, dialect);
     if (!isChatRequest(body)) return errorResponse(dialect, 400, "body needs `model` and a `messages` array");
     const reply = echoReply(dialect, body);
     const headers = requestIdHeader(dialect, reply.id);
     if (body.stream === true)
-      return sse(dialect === "openai" ? openaiChunks(reply, body) : anthropicEvents(reply), headers);
+      return sse(dialect === "openai" ? openaiChunks(reply, body) : anthropicEvents(reply), headers, slow);
     return Response.json(dialect === "openai" ? openaiCompletion(reply) : anthropicMessage(reply), {
       headers,
     });
@@ -272,13 +289,18 @@ function pieces(text: string): string[] {
   return text.match(/\S+\s*|\s+/g) ?? [""];
 }
 
-function sse(events: string[], headers: Record<string, string>): Response {
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function sse(events: string[], headers: Record<string, string>, slow: Slowness = {}): Response {
   const encoder = new TextEncoder();
   // One chunk per event, so clients see a real stream rather than one body.
+  let sent = 0;
   const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      for (const frame of events) controller.enqueue(encoder.encode(frame));
-      controller.close();
+    async pull(controller) {
+      if (sent === slow.stallAfterEvents) await sleep(slow.stallMs ?? 0);
+      const frame = events[sent++];
+      if (frame === undefined) controller.close();
+      else controller.enqueue(encoder.encode(frame));
     },
   });
   return new Response(stream, {

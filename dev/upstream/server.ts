@@ -29,6 +29,8 @@ interface UpstreamState {
    * exercise expiry).
    */
   mode: "stateless" | "sse" | "stateful";
+  /** How long every tools/call waits before it is answered, to exercise timeouts. */
+  callDelayMs: number;
   sessions: Map<string, WebStandardStreamableHTTPServerTransport>;
   /** Every JSON-RPC method posted, with the session id it carried. */
   requests: { method: string; sessionId: string | null }[];
@@ -116,6 +118,7 @@ export function createUpstreams() {
         pageSize: null,
         extraTools: 0,
         mode: "stateless",
+        callDelayMs: 0,
         sessions: new Map(),
         requests: [],
       };
@@ -154,12 +157,20 @@ export function createUpstreams() {
       state.mode = mode;
       return Response.json({ mode });
     }
+    if (action === "_delay" && request.method === "POST") {
+      const { ms } = await readJson<{ ms: number }>(request);
+      state.callDelayMs = ms;
+      return Response.json({ ms });
+    }
     if (action === "_forgetSessions" && request.method === "POST") {
       state.sessions.clear();
       return Response.json({ forgotten: true });
     }
     if (action !== "mcp") return new Response("not found", { status: 404 });
     if (request.method === "POST") request = await recordRequest(request, state);
+    if (state.callDelayMs > 0 && state.requests.at(-1)?.method === "tools/call") {
+      await new Promise((resolve) => setTimeout(resolve, state.callDelayMs));
+    }
     if (state.pageSize !== null && request.method === "POST")
       return paginated(request, state, state.pageSize);
     return serve(request, state);

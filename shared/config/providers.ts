@@ -2,6 +2,7 @@
 // requests and which workspace secret holds its API key. The config is
 // non-secret JSON, so keys never appear here, only secret names.
 import { z } from "zod";
+import { LIMITS } from "../limits";
 import { SECRET_NAME_PATTERN } from "../services/credentials";
 
 export const PROVIDERS = ["openai", "anthropic"] as const;
@@ -31,6 +32,24 @@ const BaseUrl = z
   })
   .describe("Provider API base URL (http or https), e.g. https://api.openai.com/v1");
 
+const timeoutMs = (what: string) =>
+  z
+    .number()
+    .int()
+    .min(LIMITS.timeoutMinMs)
+    .max(LIMITS.providerTimeoutMaxMs)
+    .optional()
+    .describe(`${what}, in ms (${LIMITS.timeoutMinMs}–${LIMITS.providerTimeoutMaxMs})`);
+
+const TimeoutsSchema = z
+  .object({
+    firstByteMs: timeoutMs(
+      `Longest wait for the provider's response headers; default ${LIMITS.providerFirstByteMs}`,
+    ),
+    idleMs: timeoutMs(`Longest gap between two parts of the response body; default ${LIMITS.providerIdleMs}`),
+  })
+  .strict();
+
 const ProviderSchema = z
   .object({
     baseUrl: BaseUrl,
@@ -39,6 +58,7 @@ const ProviderSchema = z
       .regex(SECRET_NAME_PATTERN, "apiKeySecret must be a workspace secret name.")
       .optional()
       .describe("Name of the workspace secret holding the API key (PUT …/secrets/{name})"),
+    timeouts: TimeoutsSchema.optional().describe("Bounds on the provider's answer (504 provider_timeout)"),
   })
   .strict();
 

@@ -1,6 +1,7 @@
 // The workspace config document (`GET/PUT /v1/workspaces/{ws}/config`). Keys the
-// seeds spell in snake_case keep that spelling (DESIGN §7); everything else is camelCase.
+// product's contract spells in snake_case keep that spelling; everything else is camelCase.
 import { z } from "zod";
+import { LIMITS } from "../limits";
 import { PreLlmHookSchema, type PreLlmHookConfig } from "./pre-llm-hook";
 import { ProvidersSchema, type ProvidersConfig } from "./providers";
 
@@ -16,6 +17,16 @@ export const RETENTION_DAYS = {
 const days = (bounds: { min: number; max: number }) => z.number().int().min(bounds.min).max(bounds.max);
 
 const outputTokens = z.number().int().positive().max(10_000_000);
+
+export type RateTier = (typeof LIMITS.rateLimitTiersPerMinute)[number];
+
+const rateTier = (route: string, fallback: number) =>
+  z
+    .literal(LIMITS.rateLimitTiersPerMinute, {
+      error: `Requests per minute must be one of ${LIMITS.rateLimitTiersPerMinute.join(", ")}.`,
+    })
+    .optional()
+    .describe(`Requests per minute one key may send to ${route} (default ${fallback})`);
 
 /**
  * What a client may PUT. Stored as given (defaults are filled when read, so a
@@ -50,6 +61,14 @@ export const WorkspaceConfigDocument = z
     limits: z.object({ execution_timeout_ms: z.number().int().positive().optional() }).strict().optional(),
     code_execution: z.object({ sys_lambda: z.boolean().optional() }).strict().optional(),
     providers: ProvidersSchema.optional(),
+    rateLimits: z
+      .object({
+        mcpPerMinute: rateTier("/mcp", LIMITS.mcpRequestsPerMinute),
+        llmPerMinute: rateTier("/llm", LIMITS.llmRequestsPerMinute),
+      })
+      .strict()
+      .optional()
+      .describe("Per-key request rates on the gateway; past them requests answer 429 with Retry-After"),
     modelOutputLimits: z
       .object({
         default: outputTokens
@@ -63,7 +82,7 @@ export const WorkspaceConfigDocument = z
       })
       .strict()
       .optional()
-      .describe("Where chat.params' maxOutputTokens is clamped (seed 003)"),
+      .describe("Where chat.params' maxOutputTokens is clamped"),
   })
   .strict();
 
@@ -78,6 +97,7 @@ export interface WorkspaceConfig {
   limits?: { execution_timeout_ms?: number };
   code_execution?: { sys_lambda?: boolean };
   providers?: ProvidersConfig;
+  rateLimits: { mcpPerMinute: RateTier; llmPerMinute: RateTier };
   modelOutputLimits?: ModelOutputLimits;
 }
 
@@ -93,6 +113,10 @@ export function effectiveConfig(document: WorkspaceConfigInput): WorkspaceConfig
     retention: {
       detailsDays: document.retention?.detailsDays ?? RETENTION_DAYS.details.default,
       logsDays: document.retention?.logsDays ?? RETENTION_DAYS.logs.default,
+    },
+    rateLimits: {
+      mcpPerMinute: document.rateLimits?.mcpPerMinute ?? LIMITS.mcpRequestsPerMinute,
+      llmPerMinute: document.rateLimits?.llmPerMinute ?? LIMITS.llmRequestsPerMinute,
     },
   };
 }

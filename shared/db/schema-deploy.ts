@@ -1,13 +1,23 @@
 // D1 tables of testing and deployment: test-console runs, immutable deployment
 // revisions (their code lives in R2) and the history of pointer moves.
 // docs/storage.md says which store is the authority for each fact.
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { RunDetails } from "../logs/types";
 import { workspaceRef } from "./columns";
 
-/** Test-console runs, stored with the version they ran (DESIGN §7). */
+/** The id prefix of `hook_test_runs` rows; ids lead with the run's time (retention works on id ranges). */
+export const TEST_RUN_ID_PREFIX = "run";
+
+/**
+ * Test-console runs, stored with the version they ran. Like `hook_runs`, the
+ * columns are metadata and `details` is kept only under the capture policy;
+ * the retention sweep deletes and clears them on the same schedule.
+ */
 export const hookTestRuns = sqliteTable(
   "hook_test_runs",
   {
+    /** `run_…`: the run's time first, so ids sort by time and retention works on id ranges. */
     id: text("id").primaryKey(),
     workspaceUid: workspaceRef(),
     target: text("target").notNull(),
@@ -15,10 +25,6 @@ export const hookTestRuns = sqliteTable(
     version: integer("version").notNull(),
     /** Tool adapters: `before` / `after`; workspace files: the export (lib) or hook (plugin) that ran. */
     stage: text("stage").notNull(),
-    /** JSON text of what the run was given: `{ arguments?, result? }` (adapters), `{ input }` (files). */
-    input: text("input").notNull(),
-    /** JSON text of the run as the console answered it (outcome or failure, logs). */
-    report: text("report").notNull(),
     ok: integer("ok", { mode: "boolean" }).notNull(),
     code: text("code"),
     /** A completed run with a valid outcome of any action; `hook_*` failures do not count. */
@@ -26,8 +32,19 @@ export const hookTestRuns = sqliteTable(
     actor: text("actor").notNull(),
     keyId: text("key_id").notNull(),
     createdAt: text("created_at").notNull(),
+    /** JSON text of the run's captured details (what it was given, logs, outcome), or null: not captured, or cleared. */
+    details: text("details", { mode: "json" }).$type<RunDetails>(),
+    /** When the details were stored (ISO-8601 UTC); null with them. */
+    detailsCapturedAt: text("details_captured_at"),
   },
-  (t) => [index("hook_test_runs_version").on(t.workspaceUid, t.target, t.generation, t.version)],
+  (t) => [
+    index("hook_test_runs_version").on(t.workspaceUid, t.target, t.generation, t.version),
+    // The retention sweep's ranges: old rows by id, and rows that still hold details.
+    index("hook_test_runs_workspace").on(t.workspaceUid, t.id),
+    index("hook_test_runs_details")
+      .on(t.workspaceUid, t.id)
+      .where(sql`${t.details} is not null`),
+  ],
 );
 
 /** Immutable, compiled and tested deployment revisions; only these can execute. */

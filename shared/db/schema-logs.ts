@@ -50,5 +50,7 @@ export const retentionCursors = sqliteTable("retention_cursors", {
   name: text("name").primaryKey(),
   /** The last workspace the sweep finished; "" to start from the first. */
   afterWorkspace: text("after_workspace").notNull(),
+  /** How many of its steps the sweep already finished in the workspace after `afterWorkspace`. */
+  stepsDone: integer("steps_done").notNull().default(0),
   updatedAt: text("updated_at").notNull(),
 });

@@ -31,6 +31,8 @@ export const services = sqliteTable(
     payloadCapture: integer("payload_capture", { mode: "boolean" }).notNull().default(false),
     /** Name of the workspace secret sent as the upstream's bearer token (never the secret itself). */
     authorizationSecret: text("authorization_secret"),
+    /** Bound on one upstream tools/call in ms; null: the default (LIMITS.upstreamTimeoutMs). */
+    timeoutMs: integer("timeout_ms"),
     /** Deleted before deletion required an empty hook history: history-only, reset is its only write. */
     legacy: integer("legacy", { mode: "boolean" }).notNull().default(false),
     createdBy: text("created_by").notNull(),

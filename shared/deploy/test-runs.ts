@@ -1,22 +1,30 @@
 // Test-console runs of any target. Deploying a version requires at least one
 // run of it that completed with a valid outcome (any action); `hook_*`
-// failures do not count.
+// failures do not count. A run's row is metadata; its details (what it was
+// given, logs, outcome) are stored only under the same capture policy as
+// production run records, and the retention sweep expires both.
 import { and, desc, eq } from "drizzle-orm";
 import { database } from "../db/client";
-import { hookPointerEvents, hookTestRuns } from "../db/schema-deploy";
+import { hookPointerEvents, hookTestRuns, TEST_RUN_ID_PREFIX } from "../db/schema-deploy";
 import { newId } from "../ids";
 import type { Json } from "../json";
+import { boundDetails } from "../logs/details";
+import type { RunDetails } from "../logs/types";
+import { capturesDetails, type CaptureSettings } from "../logs/writer";
 import type { StepRun } from "../pipeline/adapter-steps";
+import { adapterTestDetails, type AdapterTestScope } from "./test-run-details";
 
 export interface TestRunRecord {
-  workspaceUid: string;
-  target: string;
+  scope: AdapterTestScope;
   generation: number;
   version: number;
-  input: { arguments?: Json; result?: Json };
+  /** The arguments the test gave (a mock upstream result is input only: production records do not keep it either). */
+  arguments?: Json;
   run: StepRun;
   actor: string;
   keyId: string;
+  /** The tool's service payload capture and the workspace's detail policy. */
+  capture: CaptureSettings;
 }
 
 /**
@@ -34,19 +42,23 @@ export interface StoredTestRun {
   version: number;
   /** What ran: an adapter stage, a lib export or a plugin hook. */
   stage: string;
-  input: Json;
-  /** The console's answer (plain JSON data, stored as its JSON text). */
-  report: object;
   ok: boolean;
   code: string | null;
   /** Whether this run makes its version deployable. */
   counts: boolean;
   actor: string;
   keyId: string;
+  /** The run's details as a production record would carry them; kept only where `capture` allows. */
+  details: RunDetails | null;
+  capture: CaptureSettings;
+  /** The run's time in epoch ms (its id and `created_at`); now when absent. */
+  at?: number;
 }
 
 export async function storeTestRun(db: D1Database, run: StoredTestRun): Promise<string> {
-  const id = newId("run");
+  const at = run.at ?? Date.now();
+  const id = newId(TEST_RUN_ID_PREFIX, at);
+  const details = capturesDetails(run.capture) && run.details !== null ? boundDetails(run.details) : null;
   await database(db)
     .insert(hookTestRuns)
     .values({
@@ -56,33 +68,34 @@ export async function storeTestRun(db: D1Database, run: StoredTestRun): Promise<
       generation: run.generation,
       version: run.version,
       stage: run.stage,
-      input: JSON.stringify(run.input),
-      report: JSON.stringify(run.report),
       ok: run.ok,
       code: run.code,
       counts: run.counts,
       actor: run.actor,
       keyId: run.keyId,
-      createdAt: new Date().toISOString(),
+      createdAt: new Date(at).toISOString(),
+      details,
+      detailsCapturedAt: details === null ? null : new Date().toISOString(),
     });
   return id;
 }
 
 /** A tool adapter's test run. */
 export function recordTestRun(db: D1Database, record: TestRunRecord): Promise<string> {
+  const { scope, run } = record;
   return storeTestRun(db, {
-    workspaceUid: record.workspaceUid,
-    target: record.target,
+    workspaceUid: scope.workspaceUid,
+    target: scope.target,
     generation: record.generation,
     version: record.version,
-    stage: record.run.stage,
-    input: record.input,
-    report: record.run,
-    ok: record.run.ok,
-    code: record.run.ok ? null : record.run.code,
-    counts: countsAsTested(record.run),
+    stage: run.stage,
+    ok: run.ok,
+    code: run.ok ? null : run.code,
+    counts: countsAsTested(run),
     actor: record.actor,
     keyId: record.keyId,
+    details: adapterTestDetails(scope, run, record.arguments),
+    capture: record.capture,
   });
 }
 

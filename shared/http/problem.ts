@@ -26,6 +26,7 @@ const PROBLEMS = {
   rate_limited: { status: 429, title: "Quota exhausted" },
   internal_error: { status: 500, title: "Internal error" },
   upstream_unavailable: { status: 502, title: "The upstream MCP server did not answer usably" },
+  provider_timeout: { status: 504, title: "The LLM provider did not answer in time" },
   provider_unreachable: { status: 502, title: "The LLM provider could not be reached" },
 } as const satisfies Record<string, { status: number; title: string }>;
 

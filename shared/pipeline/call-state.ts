@@ -6,6 +6,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonObject } from "../json";
 import type { RunRecord } from "../logs";
 import type { PluginSet } from "../plugins/call-plugins";
+import type { PluginCallScope } from "../plugins/execute-hooks";
 import type { CatalogTool } from "./catalog";
 import type { WorkspaceCatalog } from "./catalog-cache";
 import { runRecord, type RecordScope } from "./records";
@@ -28,6 +29,10 @@ export interface ToolCallRequest {
   approvalId: string | null;
   caller: Caller;
   requestId: string;
+  /** The client's agent loop (`x-rayrun-loop`), when it named one. */
+  loop?: string;
+  /** The client's MCP session id (`mcp-session-id`), when it sent one. */
+  sessionId?: string;
 }
 
 export type ToolCallAnswer =
@@ -75,12 +80,20 @@ export function refuse(state: CallState, meta: RefusalMeta, revisionId: string |
   return result(refusal(meta));
 }
 
-export const pluginScope = (state: CallState) => ({
+export const pluginScope = (state: CallState): PluginCallScope => ({
   env: state.env,
   workspaceUid: state.req.workspaceUid,
   requestId: state.req.requestId,
+  calledAt: state.calledAt,
+  ...clientOrigin(state.req),
   toolName: state.scope.toolName,
   toolUid: state.found.tool.uid,
+});
+
+/** The loop and session the client named, for the plugins' `ctx` (absent ones stay absent). */
+export const clientOrigin = (req: ToolCallRequest): { loop?: string; sessionId?: string } => ({
+  ...(req.loop === undefined ? {} : { loop: req.loop }),
+  ...(req.sessionId === undefined ? {} : { sessionId: req.sessionId }),
 });
 
 /** Whether the call's catalog is current: read for this call, or confirmed with one round trip. */

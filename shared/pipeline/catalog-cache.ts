@@ -8,6 +8,7 @@
 // writer that failed between its D1 write and its bump can leave a stale entry.
 import type { AccessProfile } from "../access";
 import { loadNamedCatalog, type CatalogTool } from "./catalog";
+import { readWorkspaceConfig, type WorkspaceConfig } from "../config";
 
 export const CATALOG_CACHE_MS = 60_000;
 const CATALOG_CACHE_ENTRIES = 1024;
@@ -21,6 +22,8 @@ export interface WorkspaceCatalog {
   tools: readonly CatalogTool[];
   workspace: AccessProfile;
   key: AccessProfile | null;
+  /** The workspace config's per-key rates (config writes bump the catalog version too). */
+  rateLimits: WorkspaceConfig["rateLimits"];
 }
 
 interface Entry {
@@ -62,7 +65,10 @@ export async function workspaceCatalog(
     return { ...hit.catalog, fresh: false };
   }
   const version = options.version ?? (await env.WORKSPACE.getByName(workspaceUid).catalogVersion());
-  const loaded = await loadNamedCatalog(env.DB, workspaceUid, profile);
+  const [loaded, config] = await Promise.all([
+    loadNamedCatalog(env.DB, workspaceUid, profile),
+    readWorkspaceConfig(env.DB, workspaceUid),
+  ]);
   const catalog: WorkspaceCatalog = {
     version,
     fresh: true,
@@ -70,6 +76,7 @@ export async function workspaceCatalog(
     tools: loaded.tools,
     workspace: loaded.workspace,
     key: loaded.key,
+    rateLimits: config.rateLimits,
   };
   cache.delete(k);
   cache.set(k, { catalog, loadedAt: Date.now() });

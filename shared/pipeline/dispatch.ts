@@ -20,8 +20,6 @@ import { exchange, type ExchangeAnswer, type ExchangeTarget } from "../services/
 import { plainToolResult } from "../services/mcp-shapes";
 import { CLIENT_INFO } from "../services/upstream";
 
-/** Bound on one upstream call (handshake when needed + tools/call). */
-export const UPSTREAM_CALL_TIMEOUT_MS = 60_000;
 const SESSION_ENTRIES = 1024;
 
 export type DispatchOutcome =
@@ -29,7 +27,9 @@ export type DispatchOutcome =
   /** A JSON-RPC error from the upstream: returned to the client as the upstream's error. */
   | { kind: "rpc_error"; code: number; message: string; data?: unknown }
   /** The upstream could not be reached or answered unusably. */
-  | { kind: "unavailable"; message: string };
+  | { kind: "unavailable"; message: string }
+  /** The upstream did not answer within its service's timeout. */
+  | { kind: "timeout"; message: string };
 
 interface Session {
   sessionId: string | null;
@@ -124,9 +124,11 @@ export async function dispatchToolCall(
   upstreamName: string,
   args: JsonObject,
   bearerToken: string | null,
+  /** Bound on the whole call: the handshake when one is needed and the tools/call. */
+  timeoutMs: number,
 ): Promise<DispatchOutcome> {
   const key = `${url}\n${bearerToken ?? ""}`;
-  const signal = AbortSignal.timeout(UPSTREAM_CALL_TIMEOUT_MS);
+  const signal = AbortSignal.timeout(timeoutMs);
   try {
     let session = sessions.get(key);
     let remembered = session !== undefined;
@@ -153,7 +155,9 @@ export async function dispatchToolCall(
       return outcomeOf(answer);
     }
   } catch (error) {
-    if (signal.aborted) return { kind: "unavailable", message: "The upstream did not answer in time." };
+    if (signal.aborted) {
+      return { kind: "timeout", message: `The upstream did not answer within ${timeoutMs} ms.` };
+    }
     return { kind: "unavailable", message: `The upstream could not be reached: ${describe(error)}` };
   }
 }

@@ -5,6 +5,7 @@
 // revision's `after`, public output validation and response projection.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isJsonObject, type JsonObject } from "../json";
+import { LIMITS } from "../limits";
 import { pluginsAfter } from "../plugins/execute-hooks";
 import { schemaFailure } from "./adapter-steps";
 import { pluginScope, refuse, result, type CallState, type ToolCallAnswer } from "./call-state";
@@ -24,9 +25,16 @@ export async function dispatchAndFinish(
   trace: ActiveTrace,
 ): Promise<ToolCallAnswer> {
   const { found } = state;
-  const dispatched = await dispatchToolCall(found.service.url, found.tool.upstreamName, args, state.bearer);
-  if (dispatched.kind === "unavailable") {
-    return refuse(state, { code: "upstream_unavailable", message: dispatched.message }, revision?.id ?? null);
+  const dispatched = await dispatchToolCall(
+    found.service.url,
+    found.tool.upstreamName,
+    args,
+    state.bearer,
+    found.service.timeoutMs ?? LIMITS.upstreamTimeoutMs,
+  );
+  if (dispatched.kind === "unavailable" || dispatched.kind === "timeout") {
+    const code = dispatched.kind === "timeout" ? "upstream_timeout" : "upstream_unavailable";
+    return refuse(state, { code, message: dispatched.message }, revision?.id ?? null);
   }
   if (dispatched.kind === "rpc_error") {
     const { kind: _kind, ...error } = dispatched;

@@ -10,9 +10,10 @@ import { isJsonObject, type JsonObject } from "../json";
 import { fileTarget } from "../lifecycle/target";
 import type { RunRecord } from "../logs";
 import { callPlugins } from "../plugins/call-plugins";
-import { pluginsAfter, pluginsBefore } from "../plugins/execute-hooks";
+import { pluginsAfter, pluginsBefore, type PluginCallScope } from "../plugins/execute-hooks";
 import { offeredPluginTools, runPluginTool } from "../plugins/tool-execute";
 import {
+  clientOrigin,
   result,
   STALE_CATALOG,
   type Answer,
@@ -88,10 +89,12 @@ export async function handlePluginToolCall(
       req.caller.profile,
     );
     if (!access.ok) return refuseWith({ code: access.code, reason: access.reason, message: access.message });
-    const scope = {
+    const scope: PluginCallScope = {
       env,
       workspaceUid: req.workspaceUid,
       requestId: req.requestId,
+      calledAt: new Date().toISOString(),
+      ...clientOrigin(req),
       toolName: def.id,
     };
     // The key is not revoked and the plugin's revision is still the active one: null, else the
@@ -118,7 +121,7 @@ export async function handlePluginToolCall(
       const ran = await runPluginTool(plugin, def.id, callArgs, {
         requestId: req.requestId,
         workspaceUid: req.workspaceUid,
-        calledAt: new Date().toISOString(),
+        calledAt: scope.calledAt,
       });
       if (!ran.ok) {
         record("error", "plugin_tool_failed", `${ran.code}: ${ran.message}`, ran);

@@ -6,21 +6,22 @@ import { isJsonObject, type Json, type JsonObject } from "../json";
 import type { RunRecord } from "../logs";
 import type { PluginSet } from "./call-plugins";
 import { withHook } from "./discovery";
+import { afterPayload, beforePayload, type ExecuteContext } from "./execute-payloads";
 import { runPluginHook, type PluginEnv } from "./run";
 
-/** Who a plugin hook run on the tool path is for. */
-export interface PluginCallScope {
+/** Who a plugin hook run on the tool path is for; the ExecuteContext members are the payloads' `ctx`. */
+export interface PluginCallScope extends ExecuteContext {
   env: PluginEnv;
-  workspaceUid: string;
-  requestId: string;
   /** The tool's public name: `toolID` of the hooks' payloads. */
   toolName: string;
   toolUid?: string;
 }
 
 /**
- * Plugins' `tool.execute.before` on `{ toolID, args }`: the arguments the last
- * plugin left (`undefined` when a plugin dropped them: the caller refuses that).
+ * Plugins' `tool.execute.before` on `{ toolID, args, ctx }`: the arguments the
+ * last plugin left (`undefined` when a plugin dropped them: the caller refuses
+ * that). Only `args` is read back; a `ctx` a plugin changes reaches later
+ * plugins only.
  */
 export async function pluginsBefore(
   scope: PluginCallScope,
@@ -29,7 +30,7 @@ export async function pluginsBefore(
 ): Promise<{ args: Json | undefined; changed: boolean; records: RunRecord[] }> {
   const running = withHook(plugins, "tool.execute.before");
   if (running.length === 0) return { args, changed: false, records: [] };
-  const value: JsonObject = { toolID: scope.toolName, args };
+  const value = beforePayload(scope.toolName, args, scope);
   const ran = await runPluginHook(scope.env, {
     workspaceUid: scope.workspaceUid,
     requestId: scope.requestId,
@@ -70,8 +71,8 @@ export function replaceText(result: CallToolResult, output: string): CallToolRes
 
 /**
  * Plugins' `tool.execute.after` on `{ toolID, args, result: { title, output,
- * metadata: { structuredContent, isError } } }`; runs on upstream tool errors too.
- * Its `output` (when a string that differs) replaces the text content.
+ * metadata: { structuredContent, isError } }, ctx }`; runs on upstream tool
+ * errors too. Its `output` (when a string that differs) replaces the text content.
  */
 export async function pluginsAfter(
   scope: PluginCallScope,
@@ -85,11 +86,7 @@ export async function pluginsAfter(
   const metadata: JsonObject = { isError: result.isError === true };
   const structured = result.structuredContent as Json | undefined;
   if (structured !== undefined && isJsonObject(structured)) metadata.structuredContent = structured;
-  const value: JsonObject = {
-    toolID: scope.toolName,
-    args,
-    result: { title: scope.toolName, output, metadata },
-  };
+  const value = afterPayload(scope.toolName, args, { title: scope.toolName, output, metadata }, scope);
   const ran = await runPluginHook(scope.env, {
     workspaceUid: scope.workspaceUid,
     requestId: scope.requestId,

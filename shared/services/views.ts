@@ -1,4 +1,5 @@
 // The JSON shapes of services and tools in API answers.
+import { LIMITS } from "../limits";
 import type { ServiceRow, ToolRow } from "./store";
 
 export const serviceView = (row: ServiceRow) => ({
@@ -8,6 +9,8 @@ export const serviceView = (row: ServiceRow) => ({
   url: row.url,
   payloadCapture: row.payloadCapture,
   authorizationSecret: row.authorizationSecret,
+  /** The bound in force: the service's own, else the default. */
+  timeoutMs: row.timeoutMs ?? LIMITS.upstreamTimeoutMs,
   legacy: row.legacy,
   createdBy: row.createdBy,
   createdAt: row.createdAt,

@@ -23,7 +23,9 @@ import { activePluginsOrNone } from "../../shared/plugins/discovery";
 import { deferRuns } from "../../shared/logs/writer";
 import type { Result } from "../../shared/result";
 import type { Caller } from "../../shared/pipeline/call-state";
+import { workspaceCatalog } from "../../shared/pipeline/catalog-cache";
 import { authenticateCaller, keyRevoked } from "./auth";
+import { RATE_WINDOW_SECONDS, rateLimitedDetail, withinRate } from "./rate-limit";
 
 /** Names the call in the answer and in the hook-run log, so a client can find its run. */
 export const REQUEST_ID_HEADER = "x-rayrun-request-id";
@@ -80,6 +82,20 @@ const authenticated = (provider: ProviderName) =>
     const authorization = c.req.header("authorization") ?? (apiKey ? `Bearer ${apiKey}` : undefined);
     const auth = await authenticateCaller(c.env, authorization, c.req.param("ws") ?? "");
     if (!auth.ok) return answerProblem(auth.problem, requestId);
+    // Counted before the body is read: a key over its rate costs no parsing and no hook.
+    const ws = c.req.param("ws") ?? "";
+    const perMinute = (await workspaceCatalog(c.env, ws, auth.caller.profile)).rateLimits.llmPerMinute;
+    if (!(await withinRate(c.env, "llm", perMinute, ws, auth.caller.keyId))) {
+      return llmProblem(
+        "rate_limited",
+        rateLimitedDetail(perMinute),
+        requestId,
+        { limit: perMinute },
+        {
+          "retry-after": String(RATE_WINDOW_SECONDS),
+        },
+      );
+    }
     c.set("admitted", auth);
     c.set("requestId", requestId);
     return next();
@@ -203,6 +219,7 @@ async function proxy(c: GatewayContext, provider: ProviderName): Promise<Respons
   if (forwarded.kind === "unreachable") {
     return llmProblem("provider_unreachable", forwarded.message, requestId);
   }
+  if (forwarded.kind === "timeout") return llmProblem("provider_timeout", forwarded.message, requestId);
   forwarded.response.headers.set(REQUEST_ID_HEADER, requestId);
   return forwarded.response;
 }

@@ -15,6 +15,7 @@ import {
 import { APPROVAL_META_KEY } from "../../shared/approvals";
 import { isJsonObject, nestsDeeperThan, utf8Bytes, type JsonObject } from "../../shared/json";
 import { LIMITS } from "../../shared/limits";
+import { workspaceCatalog } from "../../shared/pipeline/catalog-cache";
 import { discoverTools } from "../../shared/pipeline/discovery";
 import { parsedJson } from "../../shared/pipeline/results";
 import { plainToolCall } from "../../shared/services/mcp-shapes";
@@ -23,6 +24,8 @@ import { handleToolCall } from "../../shared/pipeline/tool-call";
 import { problemResponse } from "../../shared/http/problem";
 import { keyRevoked } from "./auth";
 import { refuseBatch } from "./mcp-batch";
+import { RATE_WINDOW_SECONDS, rateLimitedDetail, withinRate, type RateEnv } from "./rate-limit";
+import { mcpOrigin, type McpOrigin } from "./mcp-origin";
 import { INVALID_PARAMS_META_KEY, withToolCallParamsChecked } from "./mcp-params";
 
 export const SERVER_INFO = { name: "rayrun-gateway", version: "1.0.0" };
@@ -53,11 +56,13 @@ type Scope = {
   ctx: Pick<ExecutionContext, "waitUntil">;
   workspaceUid: string;
   caller: Caller;
+  /** The client's loop and session, for plugins' `ctx`. */
+  origin: McpOrigin;
 };
 
 /** `tools/call` through the pipeline; tool-level refusals are results, the rest RpcErrors. */
 async function callTool(scope: Scope, request: CallToolRequest): Promise<CallToolResult> {
-  const { env, ctx, workspaceUid, caller } = scope;
+  const { env, ctx, workspaceUid, caller, origin } = scope;
   const invalid = request.params._meta?.[INVALID_PARAMS_META_KEY];
   if (typeof invalid === "string") throw new RpcError(ErrorCode.InvalidParams, invalid);
   const { name } = request.params;
@@ -77,6 +82,7 @@ async function callTool(scope: Scope, request: CallToolRequest): Promise<CallToo
       approvalId: approval ?? null,
       caller,
       requestId,
+      ...origin,
     });
   } catch (error) {
     console.error("tool call failed", { requestId, error: String(error) });
@@ -183,13 +189,23 @@ function negotiate(accept: string | null): { json: boolean; accept: string } {
  */
 export async function serveMcp(
   request: Request,
-  env: GatewayEnv,
+  env: GatewayEnv & RateEnv,
   ctx: Pick<ExecutionContext, "waitUntil">,
   workspaceUid: string,
   admitted: { caller: Caller; platform: boolean },
 ): Promise<Response> {
+  const perMinute = (await workspaceCatalog(env, workspaceUid, admitted.caller.profile)).rateLimits
+    .mcpPerMinute;
+  if (!(await withinRate(env, "mcp", perMinute, workspaceUid, admitted.caller.keyId))) {
+    return Response.json(
+      { jsonrpc: "2.0", id: null, error: { code: -32000, message: rateLimitedDetail(perMinute) } },
+      { status: 429, headers: { "retry-after": String(RATE_WINDOW_SECONDS) } },
+    );
+  }
   const { json, accept } = negotiate(request.headers.get("accept"));
-  const scope: Scope = { env, ctx, workspaceUid, caller: admitted.caller };
+  const origin = mcpOrigin(request.headers);
+  if (!origin.ok) return problemResponse(origin.problem);
+  const scope: Scope = { env, ctx, workspaceUid, caller: admitted.caller, origin: origin.value };
   const type = (request.headers.get("content-type") ?? "").toLowerCase();
   let parsedBody: unknown;
   if (request.method === "POST" && type.includes("application/json")) {

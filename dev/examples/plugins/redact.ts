@@ -10,6 +10,8 @@ type AfterInput = {
   toolID: string;
   args: unknown;
   result: { title: string; output: string; metadata?: unknown };
+  /** Which call this is (docs/plugins.md "tool.execute payloads"). */
+  ctx: { requestId: string; workspaceUid: string; calledAt: string; loop?: string; sessionId?: string };
 };
 
 const redact = (text: string): string => text.replace(/\d{4,}/g, "[redacted]");
@@ -18,7 +20,7 @@ export default {
   "tool.execute.after": (input: AfterInput) => {
     const output = redact(input.result.output);
     if (output === input.result.output) return undefined;
-    // The whole payload goes back: a fragment would drop toolID and args.
+    // The whole payload goes back: a fragment would drop toolID, args and ctx.
     return { ...input, result: { ...input.result, output } };
   },
 };

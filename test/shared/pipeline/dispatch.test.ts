@@ -1,6 +1,7 @@
 // The upstream dispatch: one handshake per upstream and isolate, then a single
 // POST per call; expired sessions and SSE answers; errors mapped to outcomes.
 import { beforeEach, describe, expect, it } from "vitest";
+import { LIMITS } from "../../../shared/limits";
 import { clearUpstreamSessions, dispatchToolCall } from "../../../shared/pipeline/dispatch";
 
 let counter = 0;
@@ -26,7 +27,7 @@ describe("dispatch", () => {
   it("handshakes once per upstream, then sends each call as a single tools/call POST", async () => {
     const id = upstreamId();
     for (const text of ["one", "two", "three"]) {
-      const outcome = await dispatchToolCall(mcpUrl(id), "echo", { text }, null);
+      const outcome = await dispatchToolCall(mcpUrl(id), "echo", { text }, null, LIMITS.upstreamTimeoutMs);
       expect(outcome).toEqual({ kind: "result", result: { content: [{ type: "text", text }] } });
     }
     expect(await methods(id)).toEqual([
@@ -42,8 +43,12 @@ describe("dispatch", () => {
   it("keeps a stateful upstream's session and opens a new one when the upstream forgot it, running the call once", async () => {
     const id = upstreamId();
     await control(id, "_mode", { mode: "stateful" });
-    expect((await dispatchToolCall(mcpUrl(id), "echo", { text: "a" }, null)).kind).toBe("result");
-    expect((await dispatchToolCall(mcpUrl(id), "echo", { text: "b" }, null)).kind).toBe("result");
+    expect(
+      (await dispatchToolCall(mcpUrl(id), "echo", { text: "a" }, null, LIMITS.upstreamTimeoutMs)).kind,
+    ).toBe("result");
+    expect(
+      (await dispatchToolCall(mcpUrl(id), "echo", { text: "b" }, null, LIMITS.upstreamTimeoutMs)).kind,
+    ).toBe("result");
     const first = (await control(id, "_requests")) as { method: string; sessionId: string | null }[];
     expect(first.map((r) => r.method)).toEqual([
       "initialize",
@@ -56,10 +61,12 @@ describe("dispatch", () => {
     expect(first[3]?.sessionId).toBe(session);
 
     await control(id, "_forgetSessions", {});
-    expect(await dispatchToolCall(mcpUrl(id), "echo", { text: "c" }, null)).toEqual({
-      kind: "result",
-      result: { content: [{ type: "text", text: "c" }] },
-    });
+    expect(await dispatchToolCall(mcpUrl(id), "echo", { text: "c" }, null, LIMITS.upstreamTimeoutMs)).toEqual(
+      {
+        kind: "result",
+        result: { content: [{ type: "text", text: "c" }] },
+      },
+    );
     const after = ((await control(id, "_requests")) as { method: string }[]).slice(4).map((r) => r.method);
     expect(after).toEqual(["tools/call", "initialize", "notifications/initialized", "tools/call"]);
     // The refused attempt never reached the tool: three calls ran, one per dispatch.
@@ -73,7 +80,13 @@ describe("dispatch", () => {
   it("reads the answer from an SSE stream when the upstream answers with one", async () => {
     const id = upstreamId();
     await control(id, "_mode", { mode: "sse" });
-    const outcome = await dispatchToolCall(mcpUrl(id), "search_release_notes", { q: "x" }, null);
+    const outcome = await dispatchToolCall(
+      mcpUrl(id),
+      "search_release_notes",
+      { q: "x" },
+      null,
+      LIMITS.upstreamTimeoutMs,
+    );
     expect(outcome).toMatchObject({
       kind: "result",
       result: { structuredContent: { items: expect.any(Array) } },
@@ -82,7 +95,13 @@ describe("dispatch", () => {
 
   it("keeps the upstream's own tool error as its result", async () => {
     const id = upstreamId();
-    const outcome = await dispatchToolCall(mcpUrl(id), "always_fails", { reason: "r" }, null);
+    const outcome = await dispatchToolCall(
+      mcpUrl(id),
+      "always_fails",
+      { reason: "r" },
+      null,
+      LIMITS.upstreamTimeoutMs,
+    );
     expect(outcome).toEqual({
       kind: "result",
       result: { isError: true, content: [{ type: "text", text: "upstream failure: r" }] },
@@ -91,13 +110,32 @@ describe("dispatch", () => {
 
   it("sends the bearer token on every request", async () => {
     const id = upstreamId();
-    await dispatchToolCall(mcpUrl(id), "echo", { text: "x" }, "secret-token");
+    await dispatchToolCall(mcpUrl(id), "echo", { text: "x" }, "secret-token", LIMITS.upstreamTimeoutMs);
     const calls = (await control(id, "_calls")) as { authorization: string | null }[];
     expect(calls[0]?.authorization).toBe("Bearer secret-token");
   });
 
+  it("an upstream slower than the timeout is a timeout, not unavailable; one within it answers", async () => {
+    const id = upstreamId();
+    await control(id, "_delay", { ms: 600 });
+    expect(await dispatchToolCall(mcpUrl(id), "echo", { text: "slow" }, null, 200)).toEqual({
+      kind: "timeout",
+      message: "The upstream did not answer within 200 ms.",
+    });
+    expect(await dispatchToolCall(mcpUrl(id), "echo", { text: "in time" }, null, 3000)).toMatchObject({
+      kind: "result",
+      result: { content: [{ text: "in time" }] },
+    });
+  });
+
   it("an unreachable upstream is unavailable", async () => {
-    const outcome = await dispatchToolCall("http://upstream.test/x/not-mcp", "echo", {}, null);
+    const outcome = await dispatchToolCall(
+      "http://upstream.test/x/not-mcp",
+      "echo",
+      {},
+      null,
+      LIMITS.upstreamTimeoutMs,
+    );
     expect(outcome).toMatchObject({
       kind: "unavailable",
       message: expect.stringContaining("could not be reached"),

@@ -5,6 +5,7 @@ import { env } from "cloudflare:workers";
 import { readWorkspaceConfig } from "../../../shared/config";
 import type { Json } from "../../../shared/json";
 import { activePlugins, type DeployedPlugin } from "../../../shared/plugins/discovery";
+import { beforePayload } from "../../../shared/plugins/execute-payloads";
 import { runPluginHook, type PipelineHook, type PluginHookInput } from "../../../shared/plugins/run";
 import { createKey, createWorkspace } from "../../helpers/api";
 import { deployFileSource, setConfig } from "../../helpers/files";
@@ -84,8 +85,8 @@ export const BEFORE_PROBE = {
   input: { toolID: "probe", args: {} },
 } as const satisfies { hook: PipelineHook; input: Json };
 
-export const payload = (args: Record<string, Json> = {}) => ({
-  toolID: "fs_read",
-  args,
-  ctx: { sessionID: "s1" },
-});
+/** The call the payloads below are for: fixed, so two payloads of one test compare equal. */
+const CALL = { requestId: "req_pipeline", workspaceUid: "ws_pipeline", calledAt: "2025-01-01T00:00:00.000Z" };
+
+/** A `tool.execute.before` payload as the tool-call path builds it. */
+export const payload = (args: Record<string, Json> = {}) => beforePayload("fs_read", args, CALL);

@@ -135,15 +135,20 @@ export const gatewayFetch =
   async (input: string | URL | Request, init?: RequestInit): Promise<Response> =>
     gateway.fetch(new Request(input, init), env, g.ctx);
 
-/** An official-SDK MCP client connected to `/mcp/{ws}` with `key`. */
-export async function connect(g: Gw, key: string = g.callKey): Promise<Client> {
+/** An official-SDK MCP client connected to `/mcp/{ws}` with `key` (and any extra headers or session id). */
+export async function connect(
+  g: Gw,
+  key: string = g.callKey,
+  options: { headers?: Record<string, string>; sessionId?: string } = {},
+): Promise<Client> {
   const client = new Client(
     { name: "gateway-test", version: "1.0.0" },
     { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
   );
   const transport = new StreamableHTTPClientTransport(new URL(`http://gateway.test/mcp/${g.ws}`), {
-    requestInit: { headers: { authorization: `Bearer ${key}` } },
+    requestInit: { headers: { ...options.headers, authorization: `Bearer ${key}` } },
     fetch: gatewayFetch(g),
+    ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
   });
   await client.connect(transport);
   return client;

@@ -2,7 +2,7 @@
 // with the official SDKs: the request hook rewrites what the fake provider
 // receives, the workspace's provider key replaces the Rayrun key, and the
 // provider's answer (JSON or SSE, success or error) reaches the SDK unchanged.
-import Anthropic, { APIError as AnthropicAPIError } from "@anthropic-ai/sdk";
+import { APIError as AnthropicAPIError } from "@anthropic-ai/sdk";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import OpenAI, { RateLimitError, UnprocessableEntityError } from "openai";
 import { describe, expect, it } from "vitest";
@@ -10,135 +10,33 @@ import { LIMITS } from "../../../shared/limits";
 import type { ReceivedRequest } from "../../../dev/provider/server";
 import { env } from "cloudflare:workers";
 import { nestedObject } from "../../helpers/nested";
-import { BOOTSTRAP_KEY, call, createKey, createWorkspace, expectProblem, json } from "../../helpers/api";
+import { BOOTSTRAP_KEY, call, createKey, expectProblem, json } from "../../helpers/api";
 import { deployFile, fileFixture, saveFile, testFile } from "../api/routes/files-harness";
-import { gatewayFetch, putSecret } from "./harness";
-import { POLICY, POLICY_PATH, REMINDER } from "../../helpers/request-policy";
+import { gatewayFetch } from "./harness";
+import {
+  anthropic,
+  anthropicBody,
+  anthropicTools,
+  failNext,
+  hook,
+  type Llm,
+  openai,
+  openaiBody,
+  openaiTools,
+  post,
+  PROVIDER_KEY,
+  received,
+  setup,
+  TOOL_NAMES,
+} from "./llm-harness";
+import { POLICY_PATH, REMINDER } from "../../helpers/request-policy";
 
-const PROVIDER_KEY = "sk-provider-secret";
-
-const hook = (fn = "transform", extra: Record<string, unknown> = {}) => ({
-  source: `${POLICY_PATH}:${fn}`,
-  scope: "all",
-  ...extra,
-});
-
-interface Llm {
-  ws: string;
-  /** tools:call only: what an agent puts in its SDK as apiKey. */
-  callKey: string;
-  /** The fake provider's id: `http://provider.test/<id>`. */
-  provider: string;
-  revisionId: string;
-  ctx: ExecutionContext;
-}
-
-async function putConfig(ws: string, document: Record<string, unknown>) {
-  const etag = (await call("GET", `/v1/workspaces/${ws}/config`)).headers.get("etag") ?? "";
-  await json(
-    await call("PUT", `/v1/workspaces/${ws}/config`, { body: document, headers: { "if-match": etag } }),
-    200,
-  );
-}
-
-/**
- * A workspace with the policy file deployed, both providers on a fresh fake
- * provider with the key in a workspace secret, and `pre_llm_hook` as given.
- */
-async function setup(
-  preLlmHook: Record<string, unknown> | null = hook(),
-  providers?: Record<string, unknown>,
-): Promise<Llm> {
-  const ws = (await createWorkspace("llm")).uid;
-  const f = await fileFixture(ws);
-  const { version } = await saveFile(f, POLICY_PATH, POLICY);
-  const run = await testFile(f, POLICY_PATH, {
-    export: "transform",
-    input: { request: { messages: [], tools: [], options: {} }, loop: { name: "main" } },
-    version,
-  });
-  expect(run.ok, JSON.stringify(run)).toBe(true);
-  const { revision } = await deployFile(f, POLICY_PATH, version, "active");
-  await putSecret(ws, "provider-key", PROVIDER_KEY);
-  const provider = crypto.randomUUID();
-  await putConfig(ws, {
-    providers: providers ?? {
-      openai: { baseUrl: `http://provider.test/${provider}/v1`, apiKeySecret: "provider-key" },
-      anthropic: { baseUrl: `http://provider.test/${provider}`, apiKeySecret: "provider-key" },
-    },
-    ...(preLlmHook ? { pre_llm_hook: preLlmHook } : {}),
-  });
-  const { key: callKey } = await createKey(ws, ["tools:call"], "agent");
-  return { ws, callKey, provider, revisionId: revision.id, ctx: createExecutionContext() };
-}
-
-const received = async (g: Llm) =>
-  (await fetch(`http://provider.test/${g.provider}/_received`)).json<ReceivedRequest[]>();
-
-const failNext = (g: Llm, failure: { status: number; body?: unknown }) =>
-  fetch(`http://provider.test/${g.provider}/_fail`, { method: "POST", body: JSON.stringify(failure) });
-
-const openai = (g: Llm, headers: Record<string, string> = {}) =>
-  new OpenAI({
-    apiKey: g.callKey,
-    baseURL: `http://gateway.test/llm/${g.ws}/openai/v1`,
-    fetch: gatewayFetch(g),
-    maxRetries: 0,
-    defaultHeaders: headers,
-  });
-
-const anthropic = (g: Llm, headers: Record<string, string> = {}) =>
-  new Anthropic({
-    apiKey: g.callKey,
-    baseURL: `http://gateway.test/llm/${g.ws}/anthropic`,
-    fetch: gatewayFetch(g),
-    maxRetries: 0,
-    defaultHeaders: headers,
-  });
-
-/** A raw POST to the proxy, for what the SDKs hide (problem bodies, headers). */
-function post(g: Llm, provider: "openai" | "anthropic", body: unknown, headers: Record<string, string> = {}) {
-  const path = provider === "openai" ? "openai/v1/chat/completions" : "anthropic/v1/messages";
-  return gatewayFetch(g)(`http://gateway.test/llm/${g.ws}/${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${g.callKey}`, ...headers },
-    body: typeof body === "string" ? body : JSON.stringify(body),
-  });
-}
-
-const schema = { type: "object", properties: { path: { type: "string" } } };
-const TOOL_NAMES = ["fs_read", "fs_write", "shell_exec"];
-const openaiTools = TOOL_NAMES.map((name) => ({
-  type: "function" as const,
-  function: { name, description: `${name} tool`, parameters: schema },
-}));
-const anthropicTools = TOOL_NAMES.map((name) => ({
-  name,
-  description: `${name} tool`,
-  input_schema: { ...schema, type: "object" as const },
-}));
-const openaiBody = {
-  model: "gpt-test",
-  messages: [
-    { role: "system" as const, content: "be brief" },
-    { role: "user" as const, content: "hello there" },
-  ],
-  tools: openaiTools,
-};
 /** A tool whose input schema nests: body, tools, the tool, its schema, then `{ a: { a: … } }`. */
 const deepTool = (depth: number) => ({
   name: "deep",
   description: "nests",
   input_schema: { type: "object", properties: nestedObject(depth - 4) },
 });
-
-const anthropicBody = {
-  model: "claude-test",
-  max_tokens: 100,
-  system: "be brief",
-  messages: [{ role: "user" as const, content: "hello there" }],
-  tools: anthropicTools,
-};
 
 /** Tool names of a body the provider received (either dialect). */
 function toolNames(request: ReceivedRequest | undefined): string[] {

@@ -1,7 +1,8 @@
 // The workspace file test console: `POST …/files/{path}/test` runs one
 // exported function (lib) or hook (plugin) of a version with `input` as its
 // single argument, in a fresh sandbox, and stores the run like an adapter's
-// (a completed run makes the version deployable). It runs as production
+// (a completed run makes the version deployable; its details are stored only
+// under the workspace's detail policy). It runs as production
 // does: on the async engine, with the `rayrun` namespace request hooks and
 // plugins get (same gates: the nested lambda only with
 // `code_execution.sys_lambda` on), the same JSON rules, `chat.params` seeing
@@ -9,6 +10,7 @@
 // definitions as JSON, `execute` left in the sandbox), and the kind's time bound.
 import { Hono } from "hono";
 import { z } from "zod";
+import { fileTestDetails } from "../../../shared/deploy/test-run-details";
 import { storeTestRun } from "../../../shared/deploy/test-runs";
 import { DEFAULT_LIB_EXPORT, exportPath } from "../../../shared/files/exports";
 import type { WorkspaceFile } from "../../../shared/files/paths";
@@ -99,6 +101,7 @@ export const fileTestRoutes = new Hono<ApiEnv>().post(
       seed: requestId,
     };
     const timeoutMs = t.file.kind === "lib" ? LIMITS.requestHookTimeoutMs : LIMITS.pluginHookTimeoutMs;
+    const workspaceConfig = await readWorkspaceConfig(c.env.DB, t.workspaceUid);
     const report = await runModuleExport({
       ...call,
       extensions: [
@@ -109,7 +112,7 @@ export const fileTestRoutes = new Hono<ApiEnv>().post(
         env: c.env,
         workspaceUid: t.workspaceUid,
         requestId,
-        config: await readWorkspaceConfig(c.env.DB, t.workspaceUid),
+        config: workspaceConfig,
         deadline: Date.now() + timeoutMs,
       }),
       fuel: timeoutMs * FUEL_PER_MS,
@@ -130,14 +133,16 @@ export const fileTestRoutes = new Hono<ApiEnv>().post(
       generation: head.generation,
       version: row.number,
       stage: chosen.name,
-      input: { [chosen.field]: chosen.name, input: body.input },
-      report: run,
       ok: outcome.ok,
       code: outcome.ok ? null : outcome.error.code,
       // Any completed run is a valid outcome for a file (DESIGN §7); a `hook_*` failure is not.
       counts: outcome.ok,
       actor: principal.actor,
       keyId: principal.keyId,
+      // A file has no service: like its production records (request hooks, plugins), only the
+      // workspace's detail policy decides whether its details are stored.
+      details: fileTestDetails(body.input, report),
+      capture: { payloadCapture: true, detailPolicy: workspaceConfig.detailPolicy },
     });
     return c.json({ id, version: row.number, ...run });
   },

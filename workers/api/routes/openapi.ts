@@ -12,7 +12,7 @@ import { PrepareRequest } from "./llm";
 import { RunRequest } from "./run";
 import { TestRequest } from "./tool-deployments";
 import { PutSecretRequest } from "./secrets";
-import { CreateServiceRequest } from "./services";
+import { CreateServiceRequest, UpdateServiceRequest } from "./services";
 import { AcceptReviewRequest } from "./tools";
 import { CreateKeyRequest, CreateWorkspaceRequest } from "./workspaces";
 
@@ -20,7 +20,7 @@ import { CreateKeyRequest, CreateWorkspaceRequest } from "./workspaces";
 // description cannot drift from what is enforced; a test checks that every
 // mounted route is described here.
 interface Operation {
-  method: "get" | "post" | "put" | "delete";
+  method: "get" | "post" | "put" | "patch" | "delete";
   path: string;
   summary: string;
   /** Scope required; "public" needs no key, "platform" the bootstrap key. */
@@ -333,6 +333,14 @@ export const OPERATIONS: Operation[] = [
     summary: "One service",
     auth: "hooks:read",
     problems: [404],
+  },
+  {
+    method: "patch",
+    path: `${WS}/services/{svc}`,
+    summary: "Change a service's timeout, payload capture or authorization secret",
+    auth: "hooks:write",
+    body: UpdateServiceRequest,
+    problems: [404, 409],
   },
   {
     method: "post",

@@ -1,6 +1,7 @@
 import { and, desc, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
+import { LIMITS } from "../../../shared/limits";
 import { database, type Database } from "../../../shared/db/client";
 import { services, tools, workspaces } from "../../../shared/db/schema";
 import { ProblemException } from "../../../shared/http/problem";
@@ -41,6 +42,23 @@ const httpUrl = z
   }, "Credentials do not belong in the URL; name a workspace secret in authorizationSecret")
   .transform((text) => new URL(text).href);
 
+const ServiceTimeout = z
+  .number()
+  .int()
+  .min(LIMITS.timeoutMinMs)
+  .max(LIMITS.upstreamTimeoutMaxMs)
+  .describe(
+    `Bound on one upstream tools/call in ms (${LIMITS.timeoutMinMs}–${LIMITS.upstreamTimeoutMaxMs}; default ${LIMITS.upstreamTimeoutMs}); past it the call is refused with upstream_timeout`,
+  );
+
+const PayloadCapture = z.boolean().describe("Whether hook-run details of this service are captured");
+
+const AuthorizationSecret = z
+  .string()
+  .regex(SECRET_NAME_PATTERN, "A workspace secret name")
+  .nullable()
+  .describe("Name of the workspace secret sent to the upstream as its bearer token");
+
 export const CreateServiceRequest = z
   .object({
     name: z
@@ -53,18 +71,20 @@ export const CreateServiceRequest = z
       )
       .describe("Prefixes the service's tool names when two services expose the same name: {name}__{tool}"),
     url: httpUrl.describe("Streamable HTTP endpoint of the upstream MCP server"),
-    payloadCapture: z
-      .boolean()
-      .default(false)
-      .describe("Whether hook-run details of this service are captured"),
-    authorizationSecret: z
-      .string()
-      .regex(SECRET_NAME_PATTERN, "A workspace secret name")
-      .nullable()
-      .optional()
-      .describe("Name of the workspace secret sent to the upstream as its bearer token"),
+    payloadCapture: PayloadCapture.default(false),
+    authorizationSecret: AuthorizationSecret.optional(),
+    timeoutMs: ServiceTimeout.nullable().optional(),
   })
   .strict();
+
+export const UpdateServiceRequest = z
+  .object({
+    payloadCapture: PayloadCapture.optional(),
+    authorizationSecret: AuthorizationSecret.optional(),
+    timeoutMs: ServiceTimeout.nullable().optional().describe("null returns to the default"),
+  })
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, "Name at least one setting to change.");
 
 const ServiceListQuery = PageQuery.extend({
   deleted: z
@@ -143,6 +163,7 @@ export const serviceRoutes = new Hono<ApiEnv>()
             url: body.url,
             payloadCapture: body.payloadCapture,
             authorizationSecret: body.authorizationSecret ?? null,
+            timeoutMs: body.timeoutMs ?? null,
             createdBy: c.get("principal").actor,
           })
           .returning();
@@ -183,6 +204,29 @@ export const serviceRoutes = new Hono<ApiEnv>()
     const service = await requireService(database(c.env.DB), c.req.param("ws"), c.req.param("svc"));
     return c.json(serviceView(service));
   })
+  .patch(
+    "/workspaces/:ws/services/:svc",
+    requireScope("hooks:write"),
+    ...jsonBody(UpdateServiceRequest),
+    async (c) => {
+      const db = database(c.env.DB);
+      const service = await requireService(db, c.req.param("ws"), c.req.param("svc"));
+      refuseDeleted(service, "be changed");
+      const [updated] = await db
+        .update(services)
+        .set(c.req.valid("json"))
+        .where(and(eq(services.uid, service.uid), isNull(services.deletedAt)))
+        .returning();
+      if (!updated) {
+        throw new ProblemException({
+          code: "conflict",
+          detail: `Service ${service.uid} was deleted while it was being changed.`,
+          extensions: { service: service.uid },
+        });
+      }
+      return c.json(serviceView(updated));
+    },
+  )
   .post("/workspaces/:ws/services/:svc/refresh", requireScope("hooks:write"), async (c) => {
     const ws = c.req.param("ws");
     const db = database(c.env.DB);

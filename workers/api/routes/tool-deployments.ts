@@ -5,6 +5,7 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
+import { readWorkspaceConfig } from "../../../shared/config";
 import { revisionView } from "../../../shared/deploy/revisions";
 import { recordTestRun } from "../../../shared/deploy/test-runs";
 import { generateAdapterTypes } from "../../../shared/hooks";
@@ -96,6 +97,8 @@ const toolConsoleRoutes = new Hono<ApiEnv>()
     const { head, row, config } = await loadVersion(c, t, body.version);
     const adapter = await compileVersion(c, () => compileToolAdapter({ source: row.source, config }));
     const principal = c.get("principal");
+    const requestId = crypto.randomUUID();
+    const toolName = tool.publicName ?? tool.upstreamName;
     // The tool's real context values; the upstream is never contacted (after uses the mock result).
     const run = await runAdapterStep({
       adapter,
@@ -108,26 +111,28 @@ const toolConsoleRoutes = new Hono<ApiEnv>()
       ...(body.result === undefined ? {} : { result: body.result }),
       context: {
         calledAt: new Date().toISOString(),
-        requestId: crypto.randomUUID(),
+        requestId,
         workspaceUid: t.workspaceUid,
         connectionId: service.uid,
         toolUid: tool.uid,
-        toolName: tool.publicName ?? tool.upstreamName,
+        toolName,
         config,
       },
     });
+    // Stored under the rules of the tool's production records: its service's payload capture and the
+    // workspace's detail policy (the answer below still carries everything: the caller sent it).
+    const detailPolicy = service.payloadCapture
+      ? (await readWorkspaceConfig(c.env.DB, t.workspaceUid)).detailPolicy
+      : "none";
     const id = await recordTestRun(c.env.DB, {
-      workspaceUid: t.workspaceUid,
-      target: t.target,
+      scope: { workspaceUid: t.workspaceUid, target: t.target, toolUid: tool.uid, toolName, requestId },
       generation: head.generation,
       version: row.number,
-      input: {
-        ...(body.arguments === undefined ? {} : { arguments: body.arguments }),
-        ...(body.result === undefined ? {} : { result: body.result }),
-      },
+      ...(body.arguments === undefined ? {} : { arguments: body.arguments }),
       run,
       actor: principal.actor,
       keyId: principal.keyId,
+      capture: { payloadCapture: service.payloadCapture, detailPolicy },
     });
     return c.json({ id, version: row.number, ...run });
   });

@@ -65,7 +65,11 @@ describe("workspace config", () => {
       updatedAt: null,
       updatedBy: null,
     });
-    expect(body.config).toEqual({ detailPolicy: "capture", retention: { detailsDays: 7, logsDays: 30 } });
+    expect(body.config).toEqual({
+      detailPolicy: "capture",
+      retention: { detailsDays: 7, logsDays: 30 },
+      rateLimits: DEFAULT_CONFIG.rateLimits,
+    });
   });
 
   it("an admin key replaces the document under If-Match; the version, ETag and author follow", async () => {
@@ -75,7 +79,11 @@ describe("workspace config", () => {
     expect(res.headers.get("etag")).toBe('"c1"');
     const saved = await json<ConfigBody>(res, 200);
     expect(saved).toMatchObject({ version: 1, etag: '"c1"', updatedBy: "ada" });
-    expect(saved.config).toEqual({ detailPolicy: "none", retention: { detailsDays: 3, logsDays: 30 } });
+    expect(saved.config).toEqual({
+      detailPolicy: "none",
+      retention: { detailsDays: 3, logsDays: 30 },
+      rateLimits: DEFAULT_CONFIG.rateLimits,
+    });
     const read = await json<ConfigBody>(await call("GET", s.path, { key: s.reader }), 200);
     expect(read).toEqual(saved);
 
@@ -84,7 +92,11 @@ describe("workspace config", () => {
       await put(s.path, { retention: { logsDays: 60 } }, '"c1"', s.admin),
       200,
     );
-    expect(second.config).toEqual({ detailPolicy: "capture", retention: { detailsDays: 7, logsDays: 60 } });
+    expect(second.config).toEqual({
+      detailPolicy: "capture",
+      retention: { detailsDays: 7, logsDays: 60 },
+      rateLimits: DEFAULT_CONFIG.rateLimits,
+    });
     expect(second.version).toBe(2);
   });
 

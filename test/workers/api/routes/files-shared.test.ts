@@ -91,7 +91,7 @@ describe("a file and a tool hook in one workspace", () => {
   });
 });
 
-/** Pins the WorkspaceObject's clock (DESIGN §7: quota windows take an injectable clock). */
+/** Pins the WorkspaceObject's clock (quota windows take an injectable clock). */
 async function setClock(ws: string, at: number) {
   await runInDurableObject(env.WORKSPACE.getByName(ws), (instance: WorkspaceObject) => {
     instance.clock = () => at;
@@ -139,6 +139,8 @@ describe("quotas and allowances are the workspace's, shared with tool hooks", ()
       .bind(f.ws)
       .first<{ id: string }>();
     const stub = env.WORKSPACE.getByName(f.ws);
+    // One hour window for the whole test, wherever the wall clock is in its hour.
+    await setClock(f.ws, Date.parse("2031-01-01T10:30:00Z"));
     for (let i = 0; i < LIMITS.compilationsPerHour - 1; i++)
       await stub.chargeCompilation(keyId?.id ?? "", Date.now());
     expect((await call("POST", fileUrl(f, "lib/a.ts", "/compile"), { key: f.key })).status).toBe(200);

@@ -20,6 +20,8 @@ export function newUpstream() {
     hide: (tools: string[]) => control("_hide", { tools }),
     pageSize: (pageSize: number | null) => control("_pageSize", { pageSize }),
     extraTools: (count: number) => control("_extraTools", { count }),
+    /** Every later tools/call waits `ms` before it is answered. */
+    delay: (ms: number) => control("_delay", { ms }),
     calls: async () => (await fetch(`${base}/_calls`)).json<unknown[]>(),
   };
 }
@@ -30,6 +32,7 @@ export interface ServiceBody {
   url: string;
   payloadCapture: boolean;
   authorizationSecret: string | null;
+  timeoutMs: number;
   legacy: boolean;
   createdBy: string;
   refreshedAt: string | null;
@@ -72,7 +75,13 @@ export interface Page<T> {
 
 export async function createService(
   ws: string,
-  body: { name: string; url: string; payloadCapture?: boolean; authorizationSecret?: string },
+  body: {
+    name: string;
+    url: string;
+    payloadCapture?: boolean;
+    authorizationSecret?: string;
+    timeoutMs?: number;
+  },
   key?: string,
 ) {
   return json<ServiceBody>(await call("POST", `/v1/workspaces/${ws}/services`, { body, key }), 201);
