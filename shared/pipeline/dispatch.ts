@@ -36,9 +36,21 @@ interface Session {
   protocolVersion: string;
 }
 
-// Keyed by URL and token: a session belongs to the identity that opened it. The
-// token is already in this isolate's memory while calls run; it never leaves it.
+// Keyed by owner, URL and token: a session belongs to the workspace, service
+// and client session that opened it, so stateful upstream state never crosses
+// tenants or clients, and to the token it was opened with. The token is already
+// in this isolate's memory while calls run; it never leaves it.
 const sessions = new Map<string, Session>();
+
+/** Where a call goes and whose upstream session it uses. */
+export interface UpstreamTarget {
+  url: string;
+  bearerToken: string | null;
+  /** Bound on the whole call: the handshake when one is needed and the tools/call. */
+  timeoutMs: number;
+  /** Whose session: the workspace, the service and the client's own MCP session, when it has one. */
+  owner: { workspaceUid: string; serviceUid: string; clientSession?: string };
+}
 
 /** For tests: forget every upstream session. */
 export function clearUpstreamSessions(): void {
@@ -120,14 +132,14 @@ function outcomeOf(answer: ExchangeAnswer): DispatchOutcome {
 }
 
 export async function dispatchToolCall(
-  url: string,
+  target: UpstreamTarget,
   upstreamName: string,
   args: JsonObject,
-  bearerToken: string | null,
-  /** Bound on the whole call: the handshake when one is needed and the tools/call. */
-  timeoutMs: number,
 ): Promise<DispatchOutcome> {
-  const key = `${url}\n${bearerToken ?? ""}`;
+  const { url, bearerToken, timeoutMs, owner } = target;
+  const key = [owner.workspaceUid, owner.serviceUid, owner.clientSession ?? "", url, bearerToken ?? ""].join(
+    "\n",
+  );
   const signal = AbortSignal.timeout(timeoutMs);
   try {
     let session = sessions.get(key);

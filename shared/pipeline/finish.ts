@@ -26,11 +26,18 @@ export async function dispatchAndFinish(
 ): Promise<ToolCallAnswer> {
   const { found } = state;
   const dispatched = await dispatchToolCall(
-    found.service.url,
+    {
+      url: found.service.url,
+      bearerToken: state.bearer,
+      timeoutMs: found.service.timeoutMs ?? LIMITS.upstreamTimeoutMs,
+      owner: {
+        workspaceUid: state.req.workspaceUid,
+        serviceUid: found.service.uid,
+        ...(state.req.sessionId === undefined ? {} : { clientSession: state.req.sessionId }),
+      },
+    },
     found.tool.upstreamName,
     args,
-    state.bearer,
-    found.service.timeoutMs ?? LIMITS.upstreamTimeoutMs,
   );
   if (dispatched.kind === "unavailable" || dispatched.kind === "timeout") {
     const code = dispatched.kind === "timeout" ? "upstream_timeout" : "upstream_unavailable";

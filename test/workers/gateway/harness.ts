@@ -55,10 +55,15 @@ export async function putSecret(ws: string, name: string, value: string) {
 
 /** A fresh workspace with one service on its own upstream, its tools indexed. */
 export async function setup(
-  options: { payloadCapture?: boolean; secret?: { name: string; value: string } } = {},
+  options: {
+    payloadCapture?: boolean;
+    secret?: { name: string; value: string };
+    /** Register this upstream (another workspace's) instead of a fresh one. */
+    upstream?: ReturnType<typeof newUpstream>;
+  } = {},
 ): Promise<Gw> {
   const ws = (await createWorkspace("gateway")).uid;
-  const raw = newUpstream();
+  const raw = options.upstream ?? newUpstream();
   const upstream = { ...raw, calls: async () => (await raw.calls()).filter(isRecordedCall) };
   if (options.secret) await putSecret(ws, options.secret.name, options.secret.value);
   const service = await createService(ws, {

@@ -22,6 +22,10 @@ export function newUpstream() {
     extraTools: (count: number) => control("_extraTools", { count }),
     /** Every later tools/call waits `ms` before it is answered. */
     delay: (ms: number) => control("_delay", { ms }),
+    mode: (mode: "stateless" | "sse" | "stateful") => control("_mode", { mode }),
+    /** Every request the upstream received: its method and the MCP session id it carried. */
+    requests: async () =>
+      (await fetch(`${base}/_requests`)).json<{ method: string; sessionId: string | null }[]>(),
     calls: async () => (await fetch(`${base}/_calls`)).json<unknown[]>(),
   };
 }
