@@ -31,6 +31,8 @@ interface UpstreamState {
   mode: "stateless" | "sse" | "stateful";
   /** How long every tools/call waits before it is answered, to exercise timeouts. */
   callDelayMs: number;
+  /** When set, every tools/call is answered with this JSON-RPC error, worded as an SDK server words it. */
+  rpcError: { code: number; message: string; data?: unknown } | null;
   sessions: Map<string, WebStandardStreamableHTTPServerTransport>;
   /** Every JSON-RPC method posted, with the session id it carried. */
   requests: { method: string; sessionId: string | null }[];
@@ -119,6 +121,7 @@ export function createUpstreams() {
         extraTools: 0,
         mode: "stateless",
         callDelayMs: 0,
+        rpcError: null,
         sessions: new Map(),
         requests: [],
       };
@@ -162,6 +165,10 @@ export function createUpstreams() {
       state.callDelayMs = ms;
       return Response.json({ ms });
     }
+    if (action === "_rpcError" && request.method === "POST") {
+      state.rpcError = await readJson<UpstreamState["rpcError"]>(request);
+      return Response.json(state.rpcError);
+    }
     if (action === "_forgetSessions" && request.method === "POST") {
       state.sessions.clear();
       return Response.json({ forgotten: true });
@@ -170,6 +177,17 @@ export function createUpstreams() {
     if (request.method === "POST") request = await recordRequest(request, state);
     if (state.callDelayMs > 0 && state.requests.at(-1)?.method === "tools/call") {
       await new Promise((resolve) => setTimeout(resolve, state.callDelayMs));
+    }
+    if (state.rpcError !== null && state.requests.at(-1)?.method === "tools/call") {
+      const { id } = await readJson<{ id: unknown }>(request.clone());
+      // The SDK's McpError puts "MCP error <code>: " in front of its message, and servers send it so.
+      const { code, message, data } = state.rpcError;
+      const error = {
+        code,
+        message: `MCP error ${code}: ${message}`,
+        ...(data === undefined ? {} : { data }),
+      };
+      return Response.json({ jsonrpc: "2.0", id, error });
     }
     if (state.pageSize !== null && request.method === "POST")
       return paginated(request, state, state.pageSize);

@@ -51,6 +51,17 @@ class RpcError extends Error {
   }
 }
 
+/**
+ * An upstream error's message without the "MCP error <code>: " an SDK server
+ * puts in front of it: the client's SDK adds its own, and users would read it twice.
+ */
+function bareMessage(code: number, message: string): string {
+  const prefix = `MCP error ${code}: `;
+  let bare = message;
+  while (bare.startsWith(prefix)) bare = bare.slice(prefix.length);
+  return bare;
+}
+
 type Scope = {
   env: GatewayEnv;
   ctx: Pick<ExecutionContext, "waitUntil">;
@@ -89,7 +100,9 @@ async function callTool(scope: Scope, request: CallToolRequest): Promise<CallToo
     throw new RpcError(ErrorCode.InternalError, `Internal error (request ${requestId}).`);
   }
   if (answer.kind === "unknown_tool") throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-  if (answer.kind === "upstream_error") throw new RpcError(answer.code, answer.message, answer.data);
+  if (answer.kind === "upstream_error") {
+    throw new RpcError(answer.code, bareMessage(answer.code, answer.message), answer.data);
+  }
   return withRequestId(answer.result, requestId);
 }
 

@@ -246,6 +246,33 @@ describe("protocol", () => {
     expect(await g.upstream.calls()).toEqual([]);
   });
 
+  it("an upstream's JSON-RPC error reaches the client with its code and data and one prefix", async () => {
+    const g = await setup();
+    const data = {
+      elicitations: [{ mode: "url", url: "https://example.test/consent", elicitationId: "e1" }],
+    };
+    await g.upstream.rpcError({ code: -32042, message: "This tool needs your consent first.", data });
+    const res = await rawMcp(g, {
+      jsonrpc: "2.0",
+      id: 8,
+      method: "tools/call",
+      params: { name: "echo", arguments: { text: "x" } },
+    });
+    expect(await res.json()).toEqual({
+      jsonrpc: "2.0",
+      id: 8,
+      error: { code: -32042, message: "This tool needs your consent first.", data },
+    });
+    const client = await connect(g);
+    const error = await client.callTool({ name: "echo", arguments: { text: "x" } }).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: -32042,
+      message: "MCP error -32042: This tool needs your consent first.",
+      data,
+    });
+    await client.close();
+  });
+
   it("GET on the endpoint is 405: the endpoint is stateless", async () => {
     const g = await setup();
     const res = await gatewayFetch(g)(`http://gateway.test/mcp/${g.ws}`, {

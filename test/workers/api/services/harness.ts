@@ -23,6 +23,9 @@ export function newUpstream() {
     /** Every later tools/call waits `ms` before it is answered. */
     delay: (ms: number) => control("_delay", { ms }),
     mode: (mode: "stateless" | "sse" | "stateful") => control("_mode", { mode }),
+    /** Every later tools/call is answered with this JSON-RPC error (null: answered normally again). */
+    rpcError: (error: { code: number; message: string; data?: unknown } | null) =>
+      control("_rpcError", error),
     /** Every request the upstream received: its method and the MCP session id it carried. */
     requests: async () =>
       (await fetch(`${base}/_requests`)).json<{ method: string; sessionId: string | null }[]>(),
