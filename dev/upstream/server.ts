@@ -179,7 +179,7 @@ export function createUpstreams() {
       await new Promise((resolve) => setTimeout(resolve, state.callDelayMs));
     }
     if (state.rpcError !== null && state.requests.at(-1)?.method === "tools/call") {
-      const { id } = await readJson<{ id: unknown }>(request.clone());
+      const { id: requestId } = await readJson<{ id: unknown }>(request.clone());
       // The SDK's McpError puts "MCP error <code>: " in front of its message, and servers send it so.
       const { code, message, data } = state.rpcError;
       const error = {
@@ -187,7 +187,7 @@ export function createUpstreams() {
         message: `MCP error ${code}: ${message}`,
         ...(data === undefined ? {} : { data }),
       };
-      return Response.json({ jsonrpc: "2.0", id, error });
+      return Response.json({ jsonrpc: "2.0", id: requestId, error });
     }
     if (state.pageSize !== null && request.method === "POST")
       return paginated(request, state, state.pageSize);
