@@ -208,7 +208,9 @@ export class WorkspaceObject extends DurableObject<Env> {
 
   /**
    * Points `channel` of `target` at a revision of `bytes` compiled code, if the
-   * workspace's active + shadow code (distinct revisions) stays within its allowance.
+   * workspace's active + shadow code (distinct revisions) stays within its allowance
+   * and, when `generation` is given, the target is still at the generation the
+   * revision was made in (a reset that landed meanwhile wins: its history is gone).
    */
   setPointer(
     target: string,
@@ -216,7 +218,12 @@ export class WorkspaceObject extends DurableObject<Env> {
     revisionId: string,
     bytes: number,
     now: number = Date.now(),
+    generation?: number,
   ): SetPointerOutcome {
+    const current = this.#head(target).generation;
+    if (generation !== undefined && generation !== current) {
+      return { ok: false, reset: { generation: current } };
+    }
     const previous = this.#state.pointers(target)[channel];
     const pointer: Pointer = { revisionId, bytes, setAt: iso(this.clock(now)) };
     const before = this.#state.deployedCodeBytes();

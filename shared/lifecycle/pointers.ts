@@ -20,4 +20,6 @@ export interface Pointers {
 
 export type SetPointerOutcome =
   | { ok: true; pointers: Pointers; previous: Pointer | null; deployedCodeBytes: number }
-  | { ok: false; refusal: AllowanceRefusal };
+  | { ok: false; refusal: AllowanceRefusal }
+  /** The target was reset after the caller read its head: the revision belongs to a discarded history. */
+  | { ok: false; reset: { generation: number } };

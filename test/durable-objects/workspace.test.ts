@@ -222,6 +222,23 @@ describe("WorkspaceObject: reset", () => {
   });
 });
 
+describe("WorkspaceObject: a deploy racing a reset", () => {
+  it("a pointer to a revision of the generation a reset discarded is refused and nothing moves; the new generation deploys", async () => {
+    const f = await fixture();
+    const stub = workspaceStub(f.ws);
+    const target = toolTarget(f.toolUid);
+    await saveOk(f, '"g0.v0"', { source: "export const v = 1;" });
+    const before = await stub.getHead(f.ws, target);
+    // The deploy read this head and compiled; the reset lands before it moves the pointer.
+    await stub.resetTarget(f.ws, target);
+    const stale = await stub.setPointer(target, "active", "rev_old", 100, T0, before.generation);
+    expect(stale).toEqual({ ok: false, reset: { generation: before.generation + 1 } });
+    expect(await stub.getPointers(target)).toEqual({ active: null, shadow: null });
+    const current = await stub.setPointer(target, "active", "rev_new", 100, T0, before.generation + 1);
+    expect(current).toMatchObject({ ok: true, pointers: { active: { revisionId: "rev_new" } } });
+  });
+});
+
 describe("WorkspaceObject: serialized saves", () => {
   it("concurrent saves to different targets never overrun the history allowance together", async () => {
     const ws = (await createWorkspace("serial")).uid;

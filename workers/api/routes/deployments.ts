@@ -147,7 +147,7 @@ async function movePointer(
   c: Context<ApiEnv>,
   t: DeployTarget,
   channel: DeployChannel,
-  revision: { id: string; compiledBytes: number },
+  revision: { id: string; compiledBytes: number; generation: number },
   action: "deploy" | "rollback",
 ): Promise<void> {
   const moved = await stubOf(c, t).setPointer(
@@ -156,7 +156,15 @@ async function movePointer(
     revision.id,
     revision.compiledBytes,
     Date.now(),
+    revision.generation,
   );
+  if (!moved.ok && "reset" in moved) {
+    throw new ProblemException({
+      code: "conflict",
+      detail: `The hook was reset while this ${action} ran; nothing was ${action === "deploy" ? "deployed" : "rolled back"}. Save, test and deploy again.`,
+      extensions: { generation: moved.reset.generation },
+    });
+  }
   if (!moved.ok) {
     throw new ProblemException({
       code: "allowance_exceeded",
