@@ -13,6 +13,13 @@ export interface RecordedCall {
   authorization: string | null;
 }
 
+interface ToolListingFields {
+  title?: string;
+  annotations?: Record<string, unknown>;
+  execution?: { taskSupport?: "forbidden" | "optional" | "required" };
+  _meta?: Record<string, unknown>;
+}
+
 interface UpstreamState {
   /** "v2" changes one tool's definition, to exercise changed-definition review. */
   variant: "v1" | "v2";
@@ -31,6 +38,8 @@ interface UpstreamState {
   mode: "stateless" | "sse" | "stateful";
   /** How long every tools/call waits before it is answered, to exercise timeouts. */
   callDelayMs: number;
+  /** Title, annotations, execution and `_meta` listed for a tool, by name (outside its definition). */
+  listings: Map<string, ToolListingFields>;
   /** When set, every tools/call is answered with this JSON-RPC error, worded as an SDK server words it. */
   rpcError: { code: number; message: string; data?: unknown } | null;
   sessions: Map<string, WebStandardStreamableHTTPServerTransport>;
@@ -104,6 +113,13 @@ function buildServer(state: UpstreamState, authorization: string | null): McpSer
     );
   }
   for (const name of state.hidden) registered.get(name)?.disable();
+  for (const [name, { execution, ...listed }] of state.listings) {
+    const tool = registered.get(name);
+    if (tool === undefined) continue;
+    tool.update(listed);
+    // The SDK's update() does not take `execution`; its tools/list reads the field as is.
+    if (execution !== undefined) tool.execution = execution;
+  }
   return server;
 }
 
@@ -122,6 +138,7 @@ export function createUpstreams() {
         mode: "stateless",
         callDelayMs: 0,
         rpcError: null,
+        listings: new Map(),
         sessions: new Map(),
         requests: [],
       };
@@ -164,6 +181,11 @@ export function createUpstreams() {
       const { ms } = await readJson<{ ms: number }>(request);
       state.callDelayMs = ms;
       return Response.json({ ms });
+    }
+    if (action === "_listing" && request.method === "POST") {
+      const { tool, listing } = await readJson<{ tool: string; listing: ToolListingFields }>(request);
+      state.listings.set(tool, listing);
+      return Response.json({ tool, listing });
     }
     if (action === "_rpcError" && request.method === "POST") {
       state.rpcError = await readJson<UpstreamState["rpcError"]>(request);

@@ -1,15 +1,23 @@
 // Access profiles: which tools a key may call and which calls need a one-call
 // approval because of the tool's risk. The "default" profile is the workspace's
 // own policy: it applies to every key, and a named profile can only narrow it.
-// A hook never sees or changes this decision (seed 000 "What hooks can do").
+// A hook never sees or changes this decision.
 import { and, eq, inArray } from "drizzle-orm";
 import { database } from "../db/client";
-import { accessProfiles, apiKeyProfiles, type RiskLevel } from "../db/schema";
+import { accessProfiles, apiKeyProfiles, type RiskLevel, type ToolListing } from "../db/schema";
 
 export const DEFAULT_PROFILE = "default";
 export const PROFILE_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
-/** A tool without a stored risk is treated as this. */
+/** A tool without a stored risk is treated as this (unless its upstream marks it destructive). */
 export const DEFAULT_TOOL_RISK: RiskLevel = "medium";
+
+/**
+ * A tool's risk when its gateway settings name none: high when the upstream
+ * marks it destructive (MCP `annotations.destructiveHint`), else the default.
+ */
+export function defaultRisk(tool: { listing: ToolListing | null }): RiskLevel {
+  return tool.listing?.annotations?.destructiveHint === true ? "high" : DEFAULT_TOOL_RISK;
+}
 /** Entries in one profile's allowed or blocked list. */
 export const PROFILE_LIST_MAX = 500;
 

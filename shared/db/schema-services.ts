@@ -17,6 +17,19 @@ export interface ToolDefinition {
   outputSchema?: Record<string, unknown>;
 }
 
+/**
+ * What an upstream's `tools/list` says about a tool beside its definition:
+ * passed through to clients as listed (a public contract never replaces it),
+ * outside the definition hash, so a change needs no review.
+ */
+export interface ToolListing {
+  title?: string;
+  annotations?: Record<string, unknown>;
+  execution?: Record<string, unknown>;
+  icons?: unknown[];
+  _meta?: Record<string, unknown>;
+}
+
 export const REVIEW_STATES = ["accepted", "review_required"] as const;
 export type ReviewState = (typeof REVIEW_STATES)[number];
 
@@ -65,6 +78,8 @@ export const tools = sqliteTable(
     inputSchema: text("input_schema", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
     outputSchema: text("output_schema", { mode: "json" }).$type<Record<string, unknown>>(),
     definitionHash: text("definition_hash").notNull(),
+    /** The upstream's latest title, annotations, execution, icons and `_meta`; null when it lists none. */
+    listing: text("listing", { mode: "json" }).$type<ToolListing>(),
     reviewState: text("review_state", { enum: REVIEW_STATES }).notNull().default("accepted"),
     /** The changed upstream definition awaiting review, and its hash. */
     pendingHash: text("pending_hash"),

@@ -4,7 +4,7 @@
 // The isolate caches these reads by the workspace's catalog version
 // (catalog-cache.ts); every writer bumps the version after its D1 write.
 import { and, eq, isNull, or, sql } from "drizzle-orm";
-import { DEFAULT_TOOL_RISK, profilesFromRows, profilesQuery, type AccessProfile } from "../access";
+import { defaultRisk, profilesFromRows, profilesQuery, type AccessProfile } from "../access";
 import { database } from "../db/client";
 import { services, toolGatewaySettings, tools, workspaceSecrets, type RiskLevel } from "../db/schema";
 import type { JsonObject } from "../json";
@@ -49,7 +49,7 @@ type ToolJoinRow = Awaited<ReturnType<ReturnType<typeof toolQuery>["all"]>>[numb
 const catalogTool = (row: ToolJoinRow): CatalogTool => ({
   tool: row.tool,
   service: row.service,
-  risk: row.risk ?? DEFAULT_TOOL_RISK,
+  risk: row.risk ?? defaultRisk(row.tool),
   projection: row.projection ?? null,
   secret:
     row.ciphertext !== null && row.iv !== null && row.keyVersion !== null

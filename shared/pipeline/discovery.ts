@@ -51,8 +51,11 @@ export async function discoverTools(
       const outputSchema = isJsonObject(contract.outputSchema)
         ? contract.outputSchema
         : upstream.outputSchema;
-      // Checked against the protocol's Tool shape, so a listed tool never breaks a client.
+      // Checked against the protocol's Tool shape, so a listed tool never breaks a client. A public
+      // contract replaces the description and schemas only: title, annotations, execution, icons and
+      // `_meta` stay the upstream's.
       const parsed = ToolSchema.safeParse({
+        ...tool.listing,
         name,
         ...(description === null ? {} : { description }),
         inputSchema,

@@ -3,16 +3,17 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { eq, inArray } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../db/client";
-import { services, tools, type ToolDefinition } from "../db/schema";
+import { services, tools, type ToolDefinition, type ToolListing } from "../db/schema";
+import { utf8Bytes } from "../json";
 import { newId } from "../ids";
 import { err, ok, type Result } from "../result";
-import { definitionBytes, definitionHash, toolDefinition } from "./definition";
+import { definitionBytes, definitionHash, toolDefinition, toolListing } from "./definition";
 import { isUniqueViolation, now, renameAround, toolsOfService, type ServiceRow, type ToolRow } from "./store";
 
 /** D1 binds at most 100 parameters per statement. */
 const MAX_BOUND_PARAMETERS = 100;
 /** Values a new tool row binds (every column but the removal and acceptance ones). */
-const INSERT_COLUMNS = 14;
+const INSERT_COLUMNS = 15;
 
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
@@ -38,6 +39,7 @@ export type RefreshError = { kind: "definition_too_large"; name: string; bytes: 
 interface Seen {
   definition: ToolDefinition;
   hash: string;
+  listing: ToolListing | null;
 }
 
 /** The fields a tool row takes from an accepted definition. */
@@ -72,9 +74,10 @@ export async function indexTools(
   const seen = new Map<string, Seen>();
   for (const tool of listed) {
     const definition = toolDefinition(tool);
-    const bytes = definitionBytes(definition);
+    const listing = toolListing(tool);
+    const bytes = definitionBytes(definition) + (listing === null ? 0 : utf8Bytes(JSON.stringify(listing)));
     if (bytes > MAX_DEFINITION_BYTES) return err({ kind: "definition_too_large", name: tool.name, bytes });
-    seen.set(tool.name, { definition, hash: await definitionHash(definition) });
+    seen.set(tool.name, { definition, hash: await definitionHash(definition), listing });
   }
 
   try {
@@ -116,22 +119,26 @@ async function applyIndex(
       summary.added.push(name);
       continue;
     }
+    // Title, annotations and the like follow the upstream at once: they are outside the reviewed definition.
+    const listingChanged = JSON.stringify(row.listing ?? null) !== JSON.stringify(next.listing);
+    const withListing = (columns: Partial<ToolRow> | null): Partial<ToolRow> | null =>
+      listingChanged ? { ...(columns ?? { updatedAt: at }), listing: next.listing } : columns;
     const base = { op: "update" as const, uid: row.uid, name, publicName: row.publicName };
     const matchesAccepted = next.hash === row.definitionHash;
     if (row.removedAt !== null) {
       const columns = matchesAccepted ? acceptedColumns(next) : pendingColumns(next);
-      writes.push({ ...base, columns: { ...columns, removedAt: null, updatedAt: at } });
+      writes.push({ ...base, columns: withListing({ ...columns, removedAt: null, updatedAt: at }) });
       summary.added.push(name);
     } else if (matchesAccepted && row.reviewState === "accepted") {
-      writes.push({ ...base, columns: null });
+      writes.push({ ...base, columns: withListing(null) });
       summary.unchanged.push(name);
     } else if (!matchesAccepted && row.pendingHash === next.hash) {
-      writes.push({ ...base, columns: null });
+      writes.push({ ...base, columns: withListing(null) });
       summary.unchanged.push(name);
     } else {
       // Either a new change to review, or back to the accepted definition (review no longer needed).
       const columns = matchesAccepted ? acceptedColumns(next) : pendingColumns(next);
-      writes.push({ ...base, columns: { ...columns, updatedAt: at } });
+      writes.push({ ...base, columns: withListing({ ...columns, updatedAt: at }) });
       summary.changed.push(name);
     }
   }
@@ -167,6 +174,7 @@ async function applyIndex(
       if (!definition) continue;
       inserts.push({
         ...acceptedColumns(definition),
+        listing: definition.listing,
         uid: write.uid,
         workspaceUid: service.workspaceUid,
         serviceUid: service.uid,

@@ -31,6 +31,9 @@ export const toolView = (row: ToolRow, service: Pick<ServiceRow, "uid" | "name">
   /** The hook context's connection id is the service uid (DESIGN §7). */
   connectionId: service.uid,
   description: row.description,
+  /** The upstream's display title and behaviour hints (`readOnlyHint`, `destructiveHint`, …). */
+  title: row.listing?.title ?? null,
+  annotations: row.listing?.annotations ?? null,
   inputSchema: row.inputSchema,
   outputSchema: row.outputSchema,
   definitionHash: row.definitionHash,

@@ -7,6 +7,7 @@ import { z } from "zod";
 import {
   DEFAULT_PROFILE,
   DEFAULT_TOOL_RISK,
+  defaultRisk,
   PROFILE_LIST_MAX,
   PROFILE_NAME_PATTERN,
 } from "../../../shared/access";
@@ -45,7 +46,13 @@ export const PutAccessProfileRequest = z
 
 export const PutToolGatewayRequest = z
   .object({
-    risk: z.enum(RISK_LEVELS).nullable().optional().describe(`The tool's risk; null = ${DEFAULT_TOOL_RISK}`),
+    risk: z
+      .enum(RISK_LEVELS)
+      .nullable()
+      .optional()
+      .describe(
+        `The tool's risk; null = high when the upstream marks it destructive, else ${DEFAULT_TOOL_RISK}`,
+      ),
     projection: z
       .array(z.string().max(300).refine(isJsonPointer, 'A JSON pointer ("" or starting with /)'))
       .max(PROJECTION_MAX_POINTERS)
@@ -153,7 +160,7 @@ export const accessProfileRoutes = new Hono<ApiEnv>()
       .get();
     return c.json({
       tool: tool.uid,
-      risk: row?.risk ?? DEFAULT_TOOL_RISK,
+      risk: row?.risk ?? defaultRisk(tool),
       projection: row?.projection ?? null,
     });
   })
@@ -177,6 +184,6 @@ export const accessProfileRoutes = new Hono<ApiEnv>()
         .onConflictDoUpdate({ target: toolGatewaySettings.toolUid, set: values })
         .returning()
         .get();
-      return c.json({ tool: tool.uid, risk: row.risk ?? DEFAULT_TOOL_RISK, projection: row.projection });
+      return c.json({ tool: tool.uid, risk: row.risk ?? defaultRisk(tool), projection: row.projection });
     },
   );

@@ -23,6 +23,8 @@ export function newUpstream() {
     /** Every later tools/call waits `ms` before it is answered. */
     delay: (ms: number) => control("_delay", { ms }),
     mode: (mode: "stateless" | "sse" | "stateful") => control("_mode", { mode }),
+    /** What tools/list says about `tool` beside its definition: title, annotations, execution, `_meta`. */
+    listing: (tool: string, listing: Record<string, unknown>) => control("_listing", { tool, listing }),
     /** Every later tools/call is answered with this JSON-RPC error (null: answered normally again). */
     rpcError: (error: { code: number; message: string; data?: unknown } | null) =>
       control("_rpcError", error),
