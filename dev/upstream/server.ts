@@ -5,6 +5,16 @@
 // files running in parallel never see each other's traffic.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import {
+  CreateMessageResultSchema,
+  ElicitResultSchema,
+  ListRootsResultSchema,
+  McpError,
+  type ServerNotification,
+  type ServerRequest,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { AnySchema } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import { z } from "zod";
 
 export interface RecordedCall {
@@ -35,7 +45,9 @@ interface UpstreamState {
    * with SSE, or stateful with session ids (sessions can be forgotten to
    * exercise expiry).
    */
-  mode: "stateless" | "sse" | "stateful";
+  mode: "stateless" | "sse" | "stateful" | "stateful-sse";
+  /** When set, echo first sends this request to its client and reports how it was answered. */
+  asksClient: "sampling/createMessage" | "elicitation/create" | "roots/list" | null;
   /** How long every tools/call waits before it is answered, to exercise timeouts. */
   callDelayMs: number;
   /** Title, annotations, execution and `_meta` listed for a tool, by name (outside its definition). */
@@ -76,8 +88,12 @@ function buildServer(state: UpstreamState, authorization: string | null): McpSer
       description: state.variant === "v1" ? "Echo the text back" : "Echo the text back, louder",
       inputSchema: echoInput,
     },
-    async (args) => {
+    async (args, extra) => {
       record("echo", args);
+      if (state.asksClient !== null) {
+        const asked = await askClient(state.asksClient, extra.sendRequest);
+        return { content: [{ type: "text", text: `${args.text} (asked ${state.asksClient}: ${asked})` }] };
+      }
       return { content: [{ type: "text", text: args.text }] };
     },
   );
@@ -123,6 +139,39 @@ function buildServer(state: UpstreamState, authorization: string | null): McpSer
   return server;
 }
 
+type SendRequest = RequestHandlerExtra<ServerRequest, ServerNotification>["sendRequest"];
+
+/** Sends the client a request in the middle of a call; "answered" or "error <code>". */
+async function askClient(
+  method: NonNullable<UpstreamState["asksClient"]>,
+  send: SendRequest,
+): Promise<string> {
+  const requests: Record<typeof method, { request: ServerRequest; schema: AnySchema }> = {
+    "sampling/createMessage": {
+      request: {
+        method: "sampling/createMessage",
+        params: { messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 },
+      },
+      schema: CreateMessageResultSchema,
+    },
+    "elicitation/create": {
+      request: {
+        method: "elicitation/create",
+        params: { mode: "form", message: "ok?", requestedSchema: { type: "object", properties: {} } },
+      },
+      schema: ElicitResultSchema,
+    },
+    "roots/list": { request: { method: "roots/list", params: {} }, schema: ListRootsResultSchema },
+  };
+  const { request, schema } = requests[method];
+  try {
+    await send(request, schema, { timeout: 30_000 });
+    return "answered";
+  } catch (error) {
+    return `error ${error instanceof McpError ? error.code : String(error)}`;
+  }
+}
+
 /** A set of independent upstreams addressed by the first path segment. */
 export function createUpstreams() {
   const states = new Map<string, UpstreamState>();
@@ -138,6 +187,7 @@ export function createUpstreams() {
         mode: "stateless",
         callDelayMs: 0,
         rpcError: null,
+        asksClient: null,
         listings: new Map(),
         sessions: new Map(),
         requests: [],
@@ -186,6 +236,11 @@ export function createUpstreams() {
       const { tool, listing } = await readJson<{ tool: string; listing: ToolListingFields }>(request);
       state.listings.set(tool, listing);
       return Response.json({ tool, listing });
+    }
+    if (action === "_asksClient" && request.method === "POST") {
+      const { method } = await readJson<{ method: UpstreamState["asksClient"] }>(request);
+      state.asksClient = method;
+      return Response.json({ method });
     }
     if (action === "_rpcError" && request.method === "POST") {
       state.rpcError = await readJson<UpstreamState["rpcError"]>(request);
@@ -237,7 +292,7 @@ async function recordRequest(request: Request, state: UpstreamState): Promise<Re
 }
 
 async function serve(request: Request, state: UpstreamState): Promise<Response> {
-  if (state.mode === "stateful") return serveStateful(request, state);
+  if (state.mode === "stateful" || state.mode === "stateful-sse") return serveStateful(request, state);
   // Stateless: a fresh server per request, as a serverless upstream would run.
   const server = buildServer(state, request.headers.get("authorization"));
   const transport = new WebStandardStreamableHTTPServerTransport({
@@ -255,7 +310,8 @@ async function serveStateful(request: Request, state: UpstreamState): Promise<Re
   if (known) return known.handleRequest(request);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => crypto.randomUUID(),
-    enableJsonResponse: true,
+    // "stateful-sse" answers on an event stream, where the server can also send the client requests.
+    enableJsonResponse: state.mode === "stateful",
     onsessioninitialized: (id) => {
       state.sessions.set(id, transport);
     },

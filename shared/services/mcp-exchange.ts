@@ -4,7 +4,12 @@
 // connected client means a full initialize handshake per use — the hot path
 // needs a single POST per call (see dispatch.ts for the session cache).
 import { EventSourceParserStream } from "eventsource-parser/stream";
-import { JSONRPCErrorResponseSchema, JSONRPCResultResponseSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ErrorCode,
+  JSONRPCErrorResponseSchema,
+  JSONRPCResultResponseSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { isJsonObject } from "../json";
 import { plainResultResponse } from "./mcp-shapes";
 
 export const SESSION_HEADER = "mcp-session-id";
@@ -52,8 +57,42 @@ function answerOf(message: unknown, id: number): ExchangeAnswer | null {
   return null;
 }
 
-/** The first SSE event that answers `id`; progress and other messages are skipped. */
-async function answerFromStream(body: ReadableStream<Uint8Array>, id: number): Promise<ExchangeAnswer> {
+/** A request the upstream sends its client in the middle of an exchange (sampling, elicitation, roots). */
+function upstreamRequest(message: unknown): { id: string | number; method: string } | null {
+  if (!isJsonObject(message) || typeof message.method !== "string") return null;
+  const { id } = message;
+  return typeof id === "string" || typeof id === "number" ? { id, method: message.method } : null;
+}
+
+/**
+ * Answers a request the upstream sent its client at once with JSON-RPC's
+ * "method not found": the gateway relays none on this path, and an unanswered
+ * request would hold the call until its timeout.
+ */
+async function refuseUpstreamRequest(
+  target: ExchangeTarget,
+  request: { id: string | number; method: string },
+  signal: AbortSignal,
+): Promise<void> {
+  const error = {
+    code: ErrorCode.MethodNotFound,
+    message: `The gateway does not relay ${request.method} to its client.`,
+  };
+  const response = await fetch(target.url, {
+    method: "POST",
+    headers: headersFor(target),
+    body: JSON.stringify({ jsonrpc: "2.0", id: request.id, error }),
+    signal,
+  }).catch(() => null);
+  await response?.body?.cancel();
+}
+
+/** The first SSE event that answers `id`; progress and other messages are skipped, requests refused. */
+async function answerFromStream(
+  body: ReadableStream<Uint8Array>,
+  id: number,
+  refuse: (request: { id: string | number; method: string }) => Promise<void>,
+): Promise<ExchangeAnswer> {
   const events = body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
   const reader = events.getReader();
   try {
@@ -65,6 +104,11 @@ async function answerFromStream(body: ReadableStream<Uint8Array>, id: number): P
       try {
         parsed = JSON.parse(next.value.data);
       } catch {
+        continue;
+      }
+      const request = upstreamRequest(parsed);
+      if (request !== null) {
+        await refuse(request);
         continue;
       }
       const answer = answerOf(parsed, id);
@@ -99,7 +143,9 @@ export async function exchange(
   }
   let answer: ExchangeAnswer;
   if (type.includes("text/event-stream") && response.body) {
-    answer = await answerFromStream(response.body, message.id);
+    answer = await answerFromStream(response.body, message.id, (request) =>
+      refuseUpstreamRequest({ ...target, sessionId: sessionId ?? target.sessionId }, request, signal),
+    );
   } else if (type.includes("application/json")) {
     let parsed: unknown;
     try {

@@ -22,7 +22,9 @@ export function newUpstream() {
     extraTools: (count: number) => control("_extraTools", { count }),
     /** Every later tools/call waits `ms` before it is answered. */
     delay: (ms: number) => control("_delay", { ms }),
-    mode: (mode: "stateless" | "sse" | "stateful") => control("_mode", { mode }),
+    mode: (mode: "stateless" | "sse" | "stateful" | "stateful-sse") => control("_mode", { mode }),
+    /** echo first sends its client this request (null: it does not). */
+    asksClient: (method: string | null) => control("_asksClient", { method }),
     /** What tools/list says about `tool` beside its definition: title, annotations, execution, `_meta`. */
     listing: (tool: string, listing: Record<string, unknown>) => control("_listing", { tool, listing }),
     /** Every later tools/call is answered with this JSON-RPC error (null: answered normally again). */
