@@ -46,6 +46,8 @@ interface UpstreamState {
    * exercise expiry).
    */
   mode: "stateless" | "sse" | "stateful" | "stateful-sse";
+  /** When set, echo reports progress (when asked) and logs a message before it answers. */
+  chatty: boolean;
   /** When set, echo first sends this request to its client and reports how it was answered. */
   asksClient: "sampling/createMessage" | "elicitation/create" | "roots/list" | null;
   /** How long every tools/call waits before it is answered, to exercise timeouts. */
@@ -60,7 +62,10 @@ interface UpstreamState {
 }
 
 function buildServer(state: UpstreamState, authorization: string | null): McpServer {
-  const server = new McpServer({ name: "demo-upstream", version: "1.0.0" });
+  const server = new McpServer(
+    { name: "demo-upstream", version: "1.0.0" },
+    { capabilities: { logging: {} } },
+  );
   const record = (tool: string, args: unknown) => state.calls.push({ tool, arguments: args, authorization });
 
   const searchTool = server.registerTool(
@@ -90,6 +95,22 @@ function buildServer(state: UpstreamState, authorization: string | null): McpSer
     },
     async (args, extra) => {
       record("echo", args);
+      if (state.chatty) {
+        const progressToken = extra._meta?.progressToken;
+        const progress = async (done: number) => {
+          if (progressToken === undefined) return;
+          await extra.sendNotification({
+            method: "notifications/progress",
+            params: { progressToken, progress: done, total: 2, message: `step ${done}` },
+          });
+        };
+        await progress(1);
+        await extra.sendNotification({
+          method: "notifications/message",
+          params: { level: "info", logger: "echo", data: `echoing ${args.text}` },
+        });
+        await progress(2);
+      }
       if (state.asksClient !== null) {
         const asked = await askClient(state.asksClient, extra.sendRequest);
         return { content: [{ type: "text", text: `${args.text} (asked ${state.asksClient}: ${asked})` }] };
@@ -188,6 +209,7 @@ export function createUpstreams() {
         callDelayMs: 0,
         rpcError: null,
         asksClient: null,
+        chatty: false,
         listings: new Map(),
         sessions: new Map(),
         requests: [],
@@ -236,6 +258,11 @@ export function createUpstreams() {
       const { tool, listing } = await readJson<{ tool: string; listing: ToolListingFields }>(request);
       state.listings.set(tool, listing);
       return Response.json({ tool, listing });
+    }
+    if (action === "_chatty" && request.method === "POST") {
+      const { on } = await readJson<{ on: boolean }>(request);
+      state.chatty = on;
+      return Response.json({ on });
     }
     if (action === "_asksClient" && request.method === "POST") {
       const { method } = await readJson<{ method: UpstreamState["asksClient"] }>(request);

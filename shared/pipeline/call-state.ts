@@ -33,7 +33,17 @@ export interface ToolCallRequest {
   loop?: string;
   /** The client's MCP session id (`mcp-session-id`), when it sent one. */
   sessionId?: string;
+  /** The client's `_meta.progressToken`, sent upstream with the call. */
+  progressToken?: string | number;
+  /** Delivers the upstream's progress and log notifications to the client, when it has a stream for them. */
+  relay?: UpstreamNotificationRelay;
 }
+
+/** A notification from the upstream during the call, passed on to the client. */
+export type UpstreamNotificationRelay = (notification: {
+  method: string;
+  params?: Record<string, unknown>;
+}) => Promise<void>;
 
 export type ToolCallAnswer =
   | { kind: "result"; result: CallToolResult }

@@ -16,7 +16,12 @@ import {
   type CallToolResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonObject } from "../json";
-import { exchange, type ExchangeAnswer, type ExchangeTarget } from "../services/mcp-exchange";
+import {
+  exchange,
+  type ExchangeAnswer,
+  type ExchangeTarget,
+  type NotificationSink,
+} from "../services/mcp-exchange";
 import { plainToolResult } from "../services/mcp-shapes";
 import { CLIENT_INFO } from "../services/upstream";
 
@@ -50,6 +55,10 @@ export interface UpstreamTarget {
   timeoutMs: number;
   /** Whose session: the workspace, the service and the client's own MCP session, when it has one. */
   owner: { workspaceUid: string; serviceUid: string; clientSession?: string };
+  /** The client's progress token, sent with the call so the upstream reports progress against it. */
+  progressToken?: string | number;
+  /** Where the upstream's progress and log notifications go during the call. */
+  notify?: NotificationSink;
 }
 
 /** For tests: forget every upstream session. */
@@ -155,8 +164,17 @@ export async function dispatchToolCall(
       }
       const answer = await exchange(
         { url, bearerToken, ...session },
-        { method: "tools/call", id: nextId++, params: { name: upstreamName, arguments: args } },
+        {
+          method: "tools/call",
+          id: nextId++,
+          params: {
+            name: upstreamName,
+            arguments: args,
+            ...(target.progressToken === undefined ? {} : { _meta: { progressToken: target.progressToken } }),
+          },
+        },
         signal,
+        target.notify,
       );
       if (remembered && answer.kind === "http_error" && (answer.status === 404 || answer.status === 400)) {
         sessions.delete(key);

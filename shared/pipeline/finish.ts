@@ -35,6 +35,8 @@ export async function dispatchAndFinish(
         serviceUid: found.service.uid,
         ...(state.req.sessionId === undefined ? {} : { clientSession: state.req.sessionId }),
       },
+      ...(state.req.progressToken === undefined ? {} : { progressToken: state.req.progressToken }),
+      ...(state.req.relay === undefined ? {} : { notify: state.req.relay }),
     },
     found.tool.upstreamName,
     args,

@@ -57,6 +57,25 @@ function answerOf(message: unknown, id: number): ExchangeAnswer | null {
   return null;
 }
 
+/** Notifications an upstream sends during a call that its client should see. */
+export const RELAYED_NOTIFICATIONS: ReadonlySet<string> = new Set([
+  "notifications/progress",
+  "notifications/message",
+]);
+
+export type NotificationSink = (notification: {
+  method: string;
+  params?: Record<string, unknown>;
+}) => Promise<void>;
+
+/** A relayed notification in the stream, or null. */
+function relayedNotification(message: unknown): { method: string; params?: Record<string, unknown> } | null {
+  if (!isJsonObject(message) || message.id !== undefined || typeof message.method !== "string") return null;
+  if (!RELAYED_NOTIFICATIONS.has(message.method)) return null;
+  const { params } = message;
+  return isJsonObject(params) ? { method: message.method, params } : { method: message.method };
+}
+
 /** A request the upstream sends its client in the middle of an exchange (sampling, elicitation, roots). */
 function upstreamRequest(message: unknown): { id: string | number; method: string } | null {
   if (!isJsonObject(message) || typeof message.method !== "string") return null;
@@ -92,6 +111,7 @@ async function answerFromStream(
   body: ReadableStream<Uint8Array>,
   id: number,
   refuse: (request: { id: string | number; method: string }) => Promise<void>,
+  notify: NotificationSink | undefined,
 ): Promise<ExchangeAnswer> {
   const events = body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
   const reader = events.getReader();
@@ -104,6 +124,12 @@ async function answerFromStream(
       try {
         parsed = JSON.parse(next.value.data);
       } catch {
+        continue;
+      }
+      const notification = notify === undefined ? null : relayedNotification(parsed);
+      if (notification !== null) {
+        // A client that went away must not fail the call: the notification is dropped.
+        await notify?.(notification).catch(() => undefined);
         continue;
       }
       const request = upstreamRequest(parsed);
@@ -124,6 +150,8 @@ export async function exchange(
   target: ExchangeTarget,
   message: { method: string; params?: Record<string, unknown>; id?: number },
   signal: AbortSignal,
+  /** Receives the upstream's progress and log notifications while the answer streams. */
+  notify?: NotificationSink,
 ): Promise<ExchangeAnswer> {
   const response = await fetch(target.url, {
     method: "POST",
@@ -143,8 +171,12 @@ export async function exchange(
   }
   let answer: ExchangeAnswer;
   if (type.includes("text/event-stream") && response.body) {
-    answer = await answerFromStream(response.body, message.id, (request) =>
-      refuseUpstreamRequest({ ...target, sessionId: sessionId ?? target.sessionId }, request, signal),
+    answer = await answerFromStream(
+      response.body,
+      message.id,
+      (request) =>
+        refuseUpstreamRequest({ ...target, sessionId: sessionId ?? target.sessionId }, request, signal),
+      notify,
     );
   } else if (type.includes("application/json")) {
     let parsed: unknown;

@@ -8,7 +8,9 @@ import {
   CallToolRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
+  ServerNotificationSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
+  type ServerNotification,
   type CallToolRequest,
   type CallToolResult,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -19,7 +21,7 @@ import { workspaceCatalog } from "../../shared/pipeline/catalog-cache";
 import { discoverTools } from "../../shared/pipeline/discovery";
 import { parsedJson } from "../../shared/pipeline/results";
 import { plainToolCall } from "../../shared/services/mcp-shapes";
-import type { Caller, GatewayEnv } from "../../shared/pipeline/call-state";
+import type { Caller, GatewayEnv, UpstreamNotificationRelay } from "../../shared/pipeline/call-state";
 import { handleToolCall } from "../../shared/pipeline/tool-call";
 import { problemResponse } from "../../shared/http/problem";
 import { keyRevoked } from "./auth";
@@ -71,8 +73,33 @@ type Scope = {
   origin: McpOrigin;
 };
 
+/** Whether a single message is a `tools/call` that carries a progress token. */
+function asksForProgress(message: unknown): boolean {
+  if (!isJsonObject(message) || message.method !== "tools/call" || !isJsonObject(message.params))
+    return false;
+  const meta = message.params._meta;
+  return (
+    isJsonObject(meta) && (typeof meta.progressToken === "string" || typeof meta.progressToken === "number")
+  );
+}
+
+const acceptsEventStream = (accept: string | null): boolean =>
+  (accept ?? "").toLowerCase().includes("text/event-stream");
+
+/** Passes the upstream's progress and log notifications on the client's stream, as the protocol shapes them. */
+function relayTo(send: (notification: ServerNotification) => Promise<void>): UpstreamNotificationRelay {
+  return async (notification) => {
+    const parsed = ServerNotificationSchema.safeParse(notification);
+    if (parsed.success) await send(parsed.data);
+  };
+}
+
 /** `tools/call` through the pipeline; tool-level refusals are results, the rest RpcErrors. */
-async function callTool(scope: Scope, request: CallToolRequest): Promise<CallToolResult> {
+async function callTool(
+  scope: Scope,
+  request: CallToolRequest,
+  relay?: UpstreamNotificationRelay,
+): Promise<CallToolResult> {
   const { env, ctx, workspaceUid, caller, origin } = scope;
   const invalid = request.params._meta?.[INVALID_PARAMS_META_KEY];
   if (typeof invalid === "string") throw new RpcError(ErrorCode.InvalidParams, invalid);
@@ -80,6 +107,7 @@ async function callTool(scope: Scope, request: CallToolRequest): Promise<CallToo
   const given = parsedJson(request.params.arguments ?? {});
   const args: JsonObject = isJsonObject(given) ? given : {};
   const approval = request.params._meta?.[APPROVAL_META_KEY];
+  const progressToken = request.params._meta?.progressToken;
   if (approval !== undefined && typeof approval !== "string") {
     throw new RpcError(ErrorCode.InvalidParams, `_meta["${APPROVAL_META_KEY}"] must be a string.`);
   }
@@ -94,6 +122,8 @@ async function callTool(scope: Scope, request: CallToolRequest): Promise<CallToo
       caller,
       requestId,
       ...origin,
+      ...(typeof progressToken === "string" || typeof progressToken === "number" ? { progressToken } : {}),
+      ...(relay === undefined ? {} : { relay }),
     });
   } catch (error) {
     console.error("tool call failed", { requestId, error: String(error) });
@@ -106,8 +136,9 @@ async function callTool(scope: Scope, request: CallToolRequest): Promise<CallToo
   return withRequestId(answer.result, requestId);
 }
 
-function buildServer(scope: Scope): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: {} } });
+function buildServer(scope: Scope, streaming: boolean): Server {
+  // `logging`: the upstreams' log notifications are relayed to clients that take a stream.
+  const server = new Server(SERVER_INFO, { capabilities: { tools: {}, logging: {} } });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const answer = await discoverTools(scope.env, scope.workspaceUid, scope.caller);
@@ -115,7 +146,9 @@ function buildServer(scope: Scope): Server {
       throw new RpcError(ErrorCode.InvalidRequest, "The API key has been revoked.");
     return { tools: answer.tools };
   });
-  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(scope, request));
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    callTool(scope, request, streaming ? relayTo(extra.sendNotification) : undefined),
+  );
   return server;
 }
 
@@ -215,7 +248,9 @@ export async function serveMcp(
       { status: 429, headers: { "retry-after": String(RATE_WINDOW_SECONDS) } },
     );
   }
-  const { json, accept } = negotiate(request.headers.get("accept"));
+  const negotiated = negotiate(request.headers.get("accept"));
+  const { accept } = negotiated;
+  let { json } = negotiated;
   const origin = mcpOrigin(request.headers);
   if (!origin.ok) return problemResponse(origin.problem);
   const scope: Scope = { env, ctx, workspaceUid, caller: admitted.caller, origin: origin.value };
@@ -227,6 +262,10 @@ export async function serveMcp(
     parsedBody = withToolCallParamsChecked(read.message);
     const refused = refuseBatch(parsedBody, request.headers.get("mcp-protocol-version"));
     if (refused !== null) return refused;
+    // A call that asks for progress is answered on a stream when the client takes one, so the
+    // upstream's progress and log notifications can reach it before the result.
+    if (json && asksForProgress(parsedBody) && acceptsEventStream(request.headers.get("accept")))
+      json = false;
     if (json && parsedBody !== undefined) {
       const fast = await fastToolCall(scope, request, parsedBody);
       if (fast !== null) return fast;
@@ -236,7 +275,7 @@ export async function serveMcp(
   if (revoked !== null) return problemResponse(revoked);
   const headers = new Headers(request.headers);
   headers.set("accept", accept);
-  const server = buildServer(scope);
+  const server = buildServer(scope, !json);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: json,

@@ -1,0 +1,49 @@
+// Progress and logging through the gateway: the client's progress token goes
+// upstream with the call, and the upstream's progress and log notifications
+// reach a client that asked for progress, on the call's own stream, before
+// the result.
+import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { describe, expect, it } from "vitest";
+import { connect, rawMcp, setup } from "./harness";
+
+describe("progress and log notifications", () => {
+  it("the official client's onprogress and log handler see the upstream's notifications; the result is unchanged", async () => {
+    const g = await setup();
+    await g.upstream.mode("sse");
+    await g.upstream.chatty(true);
+    const client = await connect(g);
+    const logs: unknown[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      logs.push(notification.params);
+    });
+    const progress: unknown[] = [];
+    const result = await client.callTool({ name: "echo", arguments: { text: "hi" } }, undefined, {
+      onprogress: (update) => progress.push(update),
+    });
+    expect(result).toMatchObject({ content: [{ type: "text", text: "hi" }] });
+    expect(progress).toEqual([
+      { progress: 1, total: 2, message: "step 1" },
+      { progress: 2, total: 2, message: "step 2" },
+    ]);
+    expect(logs).toEqual([{ level: "info", logger: "echo", data: "echoing hi" }]);
+    await client.close();
+  });
+
+  it("a client that accepts only JSON gets the result alone, as JSON, even when it sends a progress token", async () => {
+    const g = await setup();
+    await g.upstream.mode("sse");
+    await g.upstream.chatty(true);
+    const res = await rawMcp(
+      g,
+      {
+        jsonrpc: "2.0",
+        id: 5,
+        method: "tools/call",
+        params: { name: "echo", arguments: { text: "json" }, _meta: { progressToken: "p-1" } },
+      },
+      { headers: { accept: "application/json" } },
+    );
+    expect(res.headers.get("content-type")).toContain("application/json");
+    expect(await res.json()).toMatchObject({ id: 5, result: { content: [{ text: "json" }] } });
+  });
+});
