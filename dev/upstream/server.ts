@@ -48,6 +48,8 @@ interface UpstreamState {
   mode: "stateless" | "sse" | "stateful" | "stateful-sse";
   /** When set, echo reports progress (when asked) and logs a message before it answers. */
   chatty: boolean;
+  /** When set, the next echo switches the tools to "v2" and tells its client their list changed. */
+  changeOnCall: boolean;
   /** When set, echo first sends this request to its client and reports how it was answered. */
   asksClient: "sampling/createMessage" | "elicitation/create" | "roots/list" | null;
   /** How long every tools/call waits before it is answered, to exercise timeouts. */
@@ -95,6 +97,11 @@ function buildServer(state: UpstreamState, authorization: string | null): McpSer
     },
     async (args, extra) => {
       record("echo", args);
+      if (state.changeOnCall) {
+        state.changeOnCall = false;
+        state.variant = "v2";
+        await extra.sendNotification({ method: "notifications/tools/list_changed" });
+      }
       if (state.chatty) {
         const progressToken = extra._meta?.progressToken;
         const progress = async (done: number) => {
@@ -210,6 +217,7 @@ export function createUpstreams() {
         rpcError: null,
         asksClient: null,
         chatty: false,
+        changeOnCall: false,
         listings: new Map(),
         sessions: new Map(),
         requests: [],
@@ -258,6 +266,10 @@ export function createUpstreams() {
       const { tool, listing } = await readJson<{ tool: string; listing: ToolListingFields }>(request);
       state.listings.set(tool, listing);
       return Response.json({ tool, listing });
+    }
+    if (action === "_changeOnCall" && request.method === "POST") {
+      state.changeOnCall = true;
+      return Response.json({ changeOnCall: true });
     }
     if (action === "_chatty" && request.method === "POST") {
       const { on } = await readJson<{ on: boolean }>(request);

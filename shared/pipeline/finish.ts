@@ -10,6 +10,8 @@ import { pluginsAfter } from "../plugins/execute-hooks";
 import { schemaFailure } from "./adapter-steps";
 import { pluginScope, refuse, result, type CallState, type ToolCallAnswer } from "./call-state";
 import { upstreamSchemas } from "./catalog";
+import { reindexService } from "../services/reindex";
+import type { NotificationSink } from "../services/mcp-exchange";
 import { dispatchToolCall } from "./dispatch";
 import { runRecord, stepRecord } from "./records";
 import { afterInput, parsedJson, projectResult, refusal, replaceResult } from "./results";
@@ -18,6 +20,23 @@ import type { ActiveTrace } from "./shadow";
 import { comparable, failureMeta, runAfter, validatorKeys } from "./stages";
 
 /** Step 4's dispatch and step 5. */
+/**
+ * What the upstream's notifications during the call become: a tools/list_changed
+ * re-indexes the service after the response (once per call); progress and log
+ * messages go to the client when it has a stream for them.
+ */
+function upstreamNotifications(state: CallState): NotificationSink {
+  let reindexing = false;
+  return async (notification) => {
+    if (notification.method === "notifications/tools/list_changed") {
+      if (!reindexing) state.ctx.waitUntil(reindexService(state.env, state.found.service, state.bearer));
+      reindexing = true;
+      return;
+    }
+    await state.req.relay?.(notification);
+  };
+}
+
 export async function dispatchAndFinish(
   state: CallState,
   revision: LoadedRevision | null,
@@ -36,7 +55,7 @@ export async function dispatchAndFinish(
         ...(state.req.sessionId === undefined ? {} : { clientSession: state.req.sessionId }),
       },
       ...(state.req.progressToken === undefined ? {} : { progressToken: state.req.progressToken }),
-      ...(state.req.relay === undefined ? {} : { notify: state.req.relay }),
+      notify: upstreamNotifications(state),
     },
     found.tool.upstreamName,
     args,

@@ -57,10 +57,11 @@ function answerOf(message: unknown, id: number): ExchangeAnswer | null {
   return null;
 }
 
-/** Notifications an upstream sends during a call that its client should see. */
+/** Notifications an upstream sends during a call that the gateway acts on or passes to its client. */
 export const RELAYED_NOTIFICATIONS: ReadonlySet<string> = new Set([
   "notifications/progress",
   "notifications/message",
+  "notifications/tools/list_changed",
 ]);
 
 export type NotificationSink = (notification: {

@@ -4,7 +4,7 @@
 // the result.
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { connect, rawMcp, setup } from "./harness";
+import { call, callTool, connect, json, rawMcp, runs, setup } from "./harness";
 
 describe("progress and log notifications", () => {
   it("the official client's onprogress and log handler see the upstream's notifications; the result is unchanged", async () => {
@@ -45,5 +45,24 @@ describe("progress and log notifications", () => {
     );
     expect(res.headers.get("content-type")).toContain("application/json");
     expect(await res.json()).toMatchObject({ id: 5, result: { content: [{ text: "json" }] } });
+  });
+
+  it("tools/list_changed from the upstream during a call re-indexes the service after the response, with review", async () => {
+    const g = await setup();
+    await g.upstream.mode("sse");
+    const tool = `/v1/workspaces/${g.ws}/tools/${g.tools.echo}`;
+    expect(await json(await call("GET", tool, { key: g.writeKey }), 200)).toMatchObject({
+      reviewState: "accepted",
+    });
+    await g.upstream.changeOnCall();
+    const client = await connect(g);
+    expect(await callTool(client, "echo", { text: "x" })).toMatchObject({ content: [{ text: "x" }] });
+    await runs(g); // waits for the work after the response
+    // The v2 definition of echo differs from the accepted one: it waits for review, as after …/refresh.
+    expect(await json(await call("GET", tool, { key: g.writeKey }), 200)).toMatchObject({
+      reviewState: "review_required",
+      pendingDefinition: { description: "Echo the text back, louder" },
+    });
+    await client.close();
   });
 });

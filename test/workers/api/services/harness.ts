@@ -23,6 +23,8 @@ export function newUpstream() {
     /** Every later tools/call waits `ms` before it is answered. */
     delay: (ms: number) => control("_delay", { ms }),
     mode: (mode: "stateless" | "sse" | "stateful" | "stateful-sse") => control("_mode", { mode }),
+    /** The next echo switches the tools to "v2" and sends its client tools/list_changed. */
+    changeOnCall: () => control("_changeOnCall", {}),
     /** echo reports progress (when asked) and logs a message before it answers. */
     chatty: (on: boolean) => control("_chatty", { on }),
     /** echo first sends its client this request (null: it does not). */
