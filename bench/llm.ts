@@ -21,6 +21,7 @@ import { rpcMessage, withBenchServer, type DevServer } from "./dev-server";
 import { client, type Reply } from "./http-client";
 import { option } from "./options";
 import { differenceInterval, ms, shuffled, summarize } from "./stats";
+import { BENCH_RATE_LIMITS } from "./gateway-setup";
 
 const requests = Number(option("requests", "1000"));
 const warmup = Number(option("warmup", "100"));
@@ -124,6 +125,7 @@ async function setUp(server: DevServer, name: string, hooked: boolean): Promise<
     value: "sk-bench",
   });
   const config: Record<string, unknown> = {
+    ...BENCH_RATE_LIMITS,
     providers: {
       openai: {
         baseUrl: `${providerUrl}/bench-${name}/v1`,
