@@ -93,7 +93,7 @@ export class WorkspaceState {
     remember(this.#meta, key, value);
   }
 
-  /** The gateway's per-workspace list of revoked keys (DESIGN §7), told by the revoke route. */
+  /** The gateway's per-workspace list of revoked keys, told by the revoke route. */
   isRevoked(keyId: string): boolean {
     const cached = this.#revoked.get(keyId);
     if (cached !== undefined) return cached;

@@ -39,7 +39,7 @@ export class WorkspaceObject extends DurableObject<Env> {
   #emptyHash = "";
 
   /**
-   * The object's clock (DESIGN §7): maps the caller's `now` to the time used for
+   * The object's clock: maps the caller's `now` to the time used for
    * quota windows and version timestamps. Tests replace it with `runInDurableObject`.
    */
   clock: (callerNow: number) => number = (callerNow) => callerNow;

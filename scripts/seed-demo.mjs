@@ -1,10 +1,10 @@
 // Seeds the demo workspace `npm start` prints: the demo upstream MCP server
-// registered and indexed, the seed's example adapter deployed active on its
-// `search_release_notes` tool, an admin key, and the LLM proxy (seed 002):
+// registered and indexed, the example adapter deployed active on its
+// `search_release_notes` tool, an admin key, and the LLM proxy:
 // both providers pointing at the demo LLM provider with a demo key in a
 // workspace secret, the request-hook examples deployed as lib/ files and
 // lib/request-policy.ts:transform as the `pre_llm_hook`; and the plugin
-// examples (seed 003, dev/examples/plugins) deployed under plugins/ with the
+// examples deployed under plugins/ with the
 // config's `plugins` order. Runs once per state folder (a workspace seeded
 // before the LLM or plugin part existed gets just the missing parts).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";

@@ -74,7 +74,7 @@ function readyBanner(server, demo) {
   const demoLines = demo
     ? `
   demo workspace: ${demo.workspace}   admin key: ${demo.key}
-    the seed's example adapter is active on tool ${demo.tool} (search_release_notes)
+    the example adapter is active on tool ${demo.tool} (search_release_notes)
     MCP endpoint for clients: ${base}/mcp/${demo.workspace}
     LLM proxy (pre_llm_hook lib/request-policy.ts:transform keeps only fs_read/fs_write; apiKey: the admin key)
       OpenAI SDK baseURL:    ${llm}/openai/v1

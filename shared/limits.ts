@@ -4,19 +4,19 @@ const KiB = 1024;
 const MiB = 1024 * KiB;
 
 export const LIMITS = {
-  /** Hook source text, UTF-8 bytes (seed 000). */
+  /** Hook source text, UTF-8 bytes. */
   sourceBytes: 100 * KiB,
-  /** Compiled JavaScript, UTF-8 bytes (seed 000). */
+  /** Compiled JavaScript, UTF-8 bytes. */
   compiledBytes: 150 * KiB,
-  /** Non-secret JSON config, UTF-8 bytes of its JSON text (seed 000). */
+  /** Non-secret JSON config, UTF-8 bytes of its JSON text. */
   configBytes: 16 * KiB,
-  /** Active + shadow compiled code per workspace (seed 000). */
+  /** Active + shadow compiled code per workspace. */
   deployedCodeBytesPerWorkspace: 16 * MiB,
-  /** Draft history per workspace (seed 000). */
+  /** Draft history per workspace. */
   draftHistoryBytesPerWorkspace: 64 * MiB,
-  /** Draft saves per workspace per hour (seed 000). */
+  /** Draft saves per workspace per hour. */
   draftSavesPerHour: 120,
-  /** Compilation attempts per API key per hour (seed 000). */
+  /** Compilation attempts per API key per hour. */
   compilationsPerHour: 120,
   /** JSON size of the (transformed) arguments sent to an upstream in one call. */
   upstreamArgumentsBytes: 256 * KiB,
@@ -59,7 +59,7 @@ export const LIMITS = {
   /** A request hook's time when its `timeout_ms` is unset; capped by `limits.execution_timeout_ms`. */
   requestHookTimeoutMs: 5000,
   /**
-   * A plugin hook's time (seed 003): CPU work as fuel (× FUEL_PER_MS), awaited
+   * A plugin hook's time: CPU work as fuel (× FUEL_PER_MS), awaited
    * work on the wall clock. Past it the plugin is abandoned and its
    * contribution dropped.
    */

@@ -1,5 +1,4 @@
-// The hook of seed 002's "Fast RAG with an existing lambda" as written, with
-// the namespace renamed (`adf.sys_lambda` → `rayrun.lambda`): it calls the
+// The "Fast RAG with an existing lambda" request hook of docs/request-hooks.md: it calls the
 // deployed retrieval lambda lib/fast-rag.ts:enrichMessages
 // (dev/examples/fast-rag.ts) and returns the enriched messages with the rest
 // of the request unchanged. `npm start` deploys it as lib/fast-rag-hook.ts;

@@ -1,4 +1,4 @@
-// The retrieval lambda of seed 002's "Fast RAG with an existing lambda":
+// The retrieval lambda of the "Fast RAG with an existing lambda" example (docs/request-hooks.md):
 // `enrichMessages({ messages, loop })` looks the last user message up in a
 // small approved index and returns `{ messages }` with the retrieved context
 // prepended to that message. Deterministic (no clock, no randomness), so a

@@ -1,4 +1,4 @@
-// The first example of seed 002 ("Pre-LLM request hooks") as written: present
+// The first request-hook example of docs/request-hooks.md: present
 // just two existing tool schemas on ordinary conversational calls. `npm start`
 // deploys it as lib/request-policy.ts and makes it the demo workspace's
 // `pre_llm_hook` (`lib/request-policy.ts:transform`, scope "all"). It is

@@ -1,4 +1,4 @@
-// The example adapter of seed 000, verbatim: `npm start` deploys it in the demo workspace
+// The product's example adapter, verbatim: `npm start` deploys it in the demo workspace
 // and tests compile it. It is hook source, compiled by Rayrun, not part of any Worker.
 export default defineToolAdapter<{ query: string }, { items: unknown[] }>({
   apiVersion: "rayrun.hooks/v1",

@@ -1,5 +1,5 @@
-// The WorkspaceObject's answer to the gateway's one round trip before dispatch
-// (DESIGN §7 "Lifecycle details": revision recheck and key revocation together).
+// The WorkspaceObject's answer to the gateway's one round trip before dispatch:
+// the revision recheck and the key's revocation, together.
 import type { Pointers } from "../lifecycle/pointers";
 
 /**

@@ -1,4 +1,4 @@
-// One-call approvals (seed 000 "What hooks can do"; DESIGN §1 step 3).
+// One-call approvals.
 // An approval binds the exact active revision and the exact transformed call;
 // after an approver approves it, the key that asked may dispatch the stored
 // call exactly once (a conditional UPDATE approved → used decides).

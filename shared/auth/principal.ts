@@ -1,7 +1,7 @@
 export const SCOPES = ["hooks:read", "hooks:write", "tools:call", "admin"] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** Who is calling. The bootstrap key is a platform admin (DESIGN §7). */
+/** Who is calling. The bootstrap key is a platform admin. */
 export type Principal =
   | { kind: "platform"; actor: string; keyId: "bootstrap" }
   | { kind: "key"; actor: string; keyId: string; workspaceUid: string; scopes: readonly Scope[] };

@@ -1,6 +1,6 @@
-// The workspace config's `pre_llm_hook` (seed 002 "Configuration") and the
+// The workspace config's `pre_llm_hook` and the
 // helpers the LLM path uses to decide whether and how long the hook runs.
-// Validation follows the seed's rules exactly; the document is stored as given
+// Validation follows the documented rules exactly; the document is stored as given
 // (no normalising `all` into a list, no filling in defaults).
 import { z } from "zod";
 import { DEFAULT_LIB_EXPORT } from "../files/exports";
@@ -24,7 +24,7 @@ const EXPORT_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 type ParsedSource = { ok: true; path: string; exportName: string } | { ok: false; message: string };
 
 // The path follows the workspace file rules, so a source names exactly the
-// files that can exist (the file itself may be deployed later: DESIGN §7).
+// files that can exist (the file itself may be deployed later).
 function checkSource(source: string): ParsedSource {
   const colon = source.indexOf(":");
   const path = colon === -1 ? source : source.slice(0, colon);
@@ -117,7 +117,7 @@ export const PreLlmHookSchema = z
       });
     }
   })
-  .describe("Request hook on the LLM path (seed 002)");
+  .describe("Request hook on the LLM path");
 
 export type PreLlmHookConfig = z.output<typeof PreLlmHookSchema>;
 

@@ -73,7 +73,7 @@ export const hookRevisions = sqliteTable(
     /**
      * JSON text, plugins with a `tool` hook only (null otherwise): the tool
      * definitions `[{ id, description, parameters }]` its `tool({})` gave once at
-     * deploy time (seed 003: called once, cached; DESIGN §7 "Files and plugins").
+     * deploy time.
      */
     tools: text("tools"),
     /** JSON text of the non-secret config deployed with the revision. */

@@ -1,4 +1,4 @@
-// Workspace file paths (DESIGN §7 "Files and plugins"): which paths exist, what
+// Workspace file paths: which paths exist, what
 // kind of file each is, and a plugin's name. A path is the identity of a
 // lifecycle target (`file:<path>`), so the rules are strict and never
 // normalise: one file has exactly one spelling.

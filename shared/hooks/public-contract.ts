@@ -1,4 +1,4 @@
-// The publicContract an adapter may declare (seed 000): what Direct and Code
+// The publicContract an adapter may declare: what Direct and Code
 // discovery show instead of the upstream definition. It is read once at compile
 // time, so everything here must hold for every call of the revision.
 import type { JsonObject } from "../json";

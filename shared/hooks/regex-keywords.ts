@@ -1,5 +1,5 @@
 // Hook-controlled schemas must not make the host run regular expressions:
-// RegExp execution is not time-bounded (seed 000). Applies to public contracts
+// RegExp execution is not time-bounded. Applies to public contracts
 // and, later, plugin tool parameters. Upstream schemas are not hook-controlled
 // and are validated as they are.
 import { walkSchema } from "./schema-walk";

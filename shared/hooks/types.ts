@@ -15,7 +15,7 @@ export interface AdapterTypesInput {
 
 const RESERVED = ["Args", "Result", "defineToolAdapter"];
 
-// Without an output schema, `after` sees `{ content }` (DESIGN §7, tool results).
+// Without an output schema, `after` sees `{ content }`.
 const CONTENT_RESULT = `/** What \`after\` receives: the upstream tool declares no output schema, so its MCP content blocks. */
 type Result = { content: RayrunContentBlock[] };`;
 

@@ -1,4 +1,4 @@
-// What a request hook can reach (seed 002, renamed `adf.*` → `rayrun.*`):
+// What a request hook can reach:
 //  - `rayrun.lambda({ source, args })`: runs another deployed `lib/` function,
 //    only with the workspace's `code_execution.sys_lambda` gate on and a
 //    source the workspace authorizes (a `lib/` file with an active
@@ -34,7 +34,7 @@ export const FUEL_PER_MS = 200;
 
 /**
  * Return values follow JSON.stringify for object members whose value is
- * `undefined`: they are absent, so the seed's contract example
+ * `undefined`: they are absent, so the documented contract example
  * `{ system: request.system, … }` works for a request without `system`.
  * Everything else that is not JSON (functions, NaN, ±Infinity, `undefined`
  * array elements, holes, class instances, cycles) is still refused by the

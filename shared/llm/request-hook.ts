@@ -1,4 +1,4 @@
-// The request hook (seed 002, DESIGN §1 "Order on the LLM path"): the
+// The request hook: the
 // workspace's `pre_llm_hook` runs `transform({ request, loop })` from a
 // deployed `lib/` file in a fresh sandbox and must return a complete,
 // valid replacement request. It fails closed: every failure is a tagged
@@ -162,7 +162,7 @@ export async function runRequestHook(
   return { kind: "transformed", request: checked.value, run };
 }
 
-/** The log record of a hook run (DESIGN §7: same store as adapters, `kind: request_hook`). */
+/** The log record of a hook run. */
 export function requestHookRecord(
   workspaceUid: string,
   loop: string,

@@ -1,4 +1,4 @@
-// The neutral LLM request (DESIGN §7 "LLM path"): what a request hook receives
+// The neutral LLM request: what a request hook receives
 // and must return, and what the OpenAI/Anthropic mappings translate to and from.
 // Pure: no I/O, so the gateway, `llm/prepare` and tests share one definition.
 // Type aliases, not interfaces, so a request is assignable to `Json` as is.

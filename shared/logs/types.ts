@@ -1,7 +1,7 @@
 // One record per hook stage run (and per pre-dispatch refusal), shared by the
 // gateway (writer), the test console and the logs routes (readers).
 // Metadata is always stored; `details` only when the service's payload capture
-// is on and the workspace's detail policy allows it (seed 000 "Debug deployed code").
+// is on and the workspace's detail policy allows it.
 import type { Json } from "../json";
 import type { LogEntry } from "../sandbox/types";
 

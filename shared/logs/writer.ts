@@ -8,7 +8,7 @@ import { insertRows, LOG_BATCH_DELAY_MS, LOG_BATCH_MAX_ROWS, RunBatcher, type Ru
 import { boundDetails } from "./details";
 import type { RunDetails, RunRecord } from "./types";
 
-/** Whether a batch of records may keep its details: both must allow it (seed 000). */
+/** Whether a batch of records may keep its details: both must allow it. */
 export interface CaptureSettings {
   /** The service's payload capture flag (`services.payload_capture`). */
   payloadCapture: boolean;

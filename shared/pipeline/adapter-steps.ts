@@ -1,5 +1,5 @@
 // One adapter stage with the validation around it, as the tool-call path
-// runs it (seed 000 "Execution order", steps 2, 3 and 5). The playground
+// runs it. The playground
 // (`POST /v1/run`) and the gateway share this, so both fail the same way.
 import type { Json, JsonObject } from "../json";
 import { runAdapterStage } from "../sandbox";

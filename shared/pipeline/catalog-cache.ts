@@ -1,5 +1,5 @@
 // The isolate's copy of what the gateway reads from D1 about a workspace's
-// tools, so a call needs no D1 read (DESIGN §2 "Hot path budget"). An entry is
+// tools, so a call needs no D1 read. An entry is
 // tagged with the catalog version read from the WorkspaceObject *before* its
 // D1 read; writers bump that version after their D1 write, so an entry whose
 // tag still equals the object's version holds every completed write. Callers

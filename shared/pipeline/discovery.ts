@@ -1,7 +1,7 @@
 // `tools/list` on the MCP path: every exposed tool the key's access profile
 // allows, by its public name, with the active revision's publicContract where
 // it has one and the accepted upstream definition otherwise; then the active
-// plugins' tools (seed 003 `tool`, cached with each plugin revision), by id,
+// plugins' tools, by id,
 // never replacing an indexed tool or a protected id.
 import { ToolSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { DEFAULT_TOOL_RISK, decideAccess } from "../access";

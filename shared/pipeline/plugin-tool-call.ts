@@ -1,5 +1,5 @@
-// `tools/call` of a tool a plugin defines rather than an indexed upstream tool
-// (seed 003 `tool`; DESIGN §7 "Files and plugins"). tool-call.ts tries it when
+// `tools/call` of a tool a plugin defines rather than an indexed upstream tool.
+// tool-call.ts tries it when
 // the name is no indexed tool; it has its own short path (no adapter
 // revision), and refuses like the upstream path does. Risk approvals are in
 // plugin-tool-approval.ts.
@@ -28,8 +28,7 @@ import { refusal, type RefusalMeta } from "./results";
 import { failureMeta } from "./stages";
 
 /**
- * `tools/call` of a plugin tool (seed 003 `tool`; DESIGN §7 "Files and
- * plugins"), or null when `req.name` is no plugin tool: access by id, the
+ * `tools/call` of a plugin tool, or null when `req.name` is no plugin tool: access by id, the
  * arguments against its `parameters`, plugins' tool.execute.before (the result
  * checked against `parameters` again), `execute` in a fresh sandbox that took
  * it from its own call of `tool()`, then tool.execute.after. A failing

@@ -1,5 +1,4 @@
-// Tool results on the MCP path (DESIGN §7 "Tool results" and "Refusals on the
-// MCP path"): what `after` sees, how its return replaces the result, response
+// Tool results on the MCP path: what `after` sees, how its return replaces the result, response
 // projection, and the shape of every tool-level refusal.
 import { ContentBlockSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isJsonObject, type Json, type JsonObject } from "../json";

@@ -1,4 +1,4 @@
-// Shadow runs (seed 000 "Develop, test, and deploy"; DESIGN §1): the same
+// Shadow runs: the same
 // call's stages on the shadow revision, after the response (`waitUntil`),
 // best effort. They never change what the client got and never call the
 // upstream: the shadow `after` gets the live upstream result of the active call.

@@ -1,5 +1,4 @@
-// The tool-call path (seed 000 "Execution order"; DESIGN §1 "Order on the
-// tool-call path"), in its order:
+// The tool-call path, in its order:
 //   1) access: the key's access profile, review state, live tool, upstream
 //      authorization — decided before any hook runs, and no hook can weaken it;
 //   2) public arguments against the public input schema, then the active `before`;
@@ -8,7 +7,7 @@
 //   4) one WorkspaceObject round trip (active revision unchanged, key not revoked),
 //      upstream authorization, exactly one upstream `tools/call`;
 //   5) `after`, public output validation, response projection.
-// Plugins (seed 003, fail open; DESIGN §7 "Order with plugins") run between the
+// Plugins run between the
 // adapter's `before` and the upstream-schema check (`tool.execute.before`: a
 // plugin can change the call but not smuggle an invalid one past that check,
 // and an approval's hash covers the call they leave), and right after the

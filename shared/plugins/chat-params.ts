@@ -1,5 +1,4 @@
-// Plugins' `chat.params` on the LLM path (seed 003; DESIGN §1 "Order on the
-// LLM path", §7 "LLM path"): after the request hook, before the provider.
+// Plugins' `chat.params` on the LLM path: after the request hook, before the provider.
 // The params are derived from the neutral request:
 //
 //   model            request.model (information: a returned model is ignored;

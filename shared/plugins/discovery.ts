@@ -1,8 +1,8 @@
-// Which plugins run, and in what order (seed 003 "Plugins run in order"):
+// Which plugins run, and in what order:
 // the names the workspace config's `plugins` list gives first, in list order,
 // then every other plugin file with an active deployment, alphabetically by
 // name. A plugin's name is its file name without folder and extension
-// (`plugins/redact.ts` → `redact`, DESIGN §7 "Files and plugins").
+// (`plugins/redact.ts` → `redact`).
 //
 // Caching: the pointers are the WorkspaceObject's, so they are read on every
 // call (one round trip that lists every plugin target with its pointers);

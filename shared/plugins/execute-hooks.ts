@@ -1,5 +1,4 @@
-// Plugins' `tool.execute.before` / `tool.execute.after` around a tool call
-// (seed 003; DESIGN §7 "Tool results", "Order with plugins"): around the
+// Plugins' `tool.execute.before` / `tool.execute.after` around a tool call: around the
 // upstream dispatch of an indexed tool and around a plugin tool's `execute`.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isJsonObject, type Json, type JsonObject } from "../json";

@@ -1,7 +1,6 @@
 // Models' real output limits, for clamping what `chat.params` returns as
-// `maxOutputTokens` (seed 003: "capped at the model's real output limit";
-// DESIGN §7 "LLM path": an unknown or absent model clamps to a configurable
-// default). The table holds a few well-known models by family name; dated
+// `maxOutputTokens`; an unknown or absent model clamps to a configurable
+// default. The table holds a few well-known models by family name; dated
 // snapshots (`gpt-4o-2024-08-06`, `claude-sonnet-4-20250514`) match their
 // family by the longest prefix followed by `-`.
 

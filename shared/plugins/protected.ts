@@ -1,13 +1,13 @@
-// Tool ids a plugin may not register (seed 003 "tool": their `execute` carries a
-// security gate). The workspace's indexed upstream tools are protected too
-// (DESIGN §7 "Order with plugins"): their execution carries the gateway's gate.
+// Tool ids a plugin may not register: their `execute` carries a security gate.
+// The workspace's indexed upstream tools are protected too: their execution
+// carries the gateway's gate.
 
-/** The seed's protected ids; every `browser_*` id is protected as a family. */
+/** The protected ids plugins document; every `browser_*` id is protected as a family. */
 export const PROTECTED_TOOL_IDS: readonly string[] = ["read", "write", "edit", "bash", "webfetch", "task"];
 /** Prefix of the protected `browser_*` family. */
 export const PROTECTED_TOOL_PREFIX = "browser_";
 
-/** Whether `id` is one of the seed's protected ids (not counting the workspace's indexed tools). */
+/** Whether `id` is one of the protected ids (not counting the workspace's indexed tools). */
 export function isProtectedToolId(id: string): boolean {
   return PROTECTED_TOOL_IDS.includes(id) || id.startsWith(PROTECTED_TOOL_PREFIX);
 }

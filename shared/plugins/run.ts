@@ -1,11 +1,10 @@
-// One plugin hook across the workspace's plugins (seed 003 "How the pipeline
-// works"): in order, each plugin that defines the hook runs in a fresh sandbox
+// One plugin hook across the workspace's plugins: in order, each plugin that defines the hook runs in a fresh sandbox
 // with the value the previous one produced; `undefined` means no change, any
 // other return replaces the whole value. It fails open: a plugin that throws,
 // returns something unusable or runs out of time is logged and skipped, the
 // pipeline goes on from the value it was given, and this never throws.
 //
-// Time (DESIGN §7 "Files and plugins"): LIMITS.pluginHookTimeoutMs bounds a
+// Time: LIMITS.pluginHookTimeoutMs bounds a
 // plugin twice. CPU work as fuel (× FUEL_PER_MS, the request hooks'
 // calibration; Workers freeze clocks while code runs, so only fuel can stop a
 // busy loop), and awaited work on the wall clock: its host calls are cut off at
@@ -70,9 +69,9 @@ export interface PluginHookResult<T extends Json> {
   records: RunRecord[];
 }
 
-/** The seed's log line for a throwing hook (the details add which plugin, which hook and the error). */
+/** The documented log line for a throwing hook (the details add which plugin, which hook and the error). */
 export const HOOK_THREW = "plugin: hook threw";
-/** The seed's log line for an abandoned hook, for a bound of `ms`. */
+/** The documented log line for an abandoned hook, for a bound of `ms`. */
 export const exceeded = (ms: number) => `exceeded ${ms}ms; dropping its contribution`;
 
 /** The sandbox's message for a returned promise nothing can settle: it would never finish, so it is out of time. */

@@ -1,5 +1,4 @@
-// The `tool` hook at deploy time (seed 003 `tool`; DESIGN §7 "Files and
-// plugins"): a plugin's `tool({})` is called once per revision in a fresh
+// The `tool` hook at deploy time: a plugin's `tool({})` is called once per revision in a fresh
 // sandbox, and the valid definitions are kept with the revision; a refused
 // definition, a throw or a non-array is logged and the plugin still deploys.
 import { isJsonObject, type Json } from "../json";
@@ -82,7 +81,7 @@ function checkDefinition(
 /**
  * Calls a plugin's `tool({})` once in a fresh sandbox (deploy time) and keeps
  * the valid definitions; `indexed` are the workspace's indexed tool names
- * (protected ids, like the seed's list).
+ * (protected ids, like the documented list).
  */
 export async function readPluginTools(
   code: string,

@@ -1,4 +1,4 @@
-// Plugin tools at call time (seed 003 `tool`; DESIGN §7 "Files and plugins"):
+// Plugin tools at call time:
 // the tools the active plugins offer (definitions cached with each plugin
 // revision at deploy, tool-definitions.ts), and a plugin tool's `execute` run
 // in a fresh sandbox that takes it from its own call of `tool()`.
@@ -23,7 +23,7 @@ export async function runPluginTool(
   | { ok: true; result: CallToolResult; durationMs: number; fuelUsed: number }
   | { ok: false; message: string; durationMs: number; fuelUsed: number; code: string }
 > {
-  // The plugin bound as fuel (DESIGN §7 "Files and plugins"), for its top level and for
+  // The plugin bound as fuel, for its top level and for
   // execute alike; execute gets no host calls, so nothing of it waits on a clock.
   const fuel = LIMITS.pluginHookTimeoutMs * FUEL_PER_MS;
   const report = await runModuleExport({

@@ -1,4 +1,4 @@
-// The `tool` hook in the sandbox (seed 003 `tool`): definitions are read at
+// The `tool` hook in the sandbox: definitions are read at
 // deploy time (tool-definitions.ts) and `execute` runs at call time
 // (tool-execute.ts). `execute` is a function and cannot cross the boundary, so
 // both extensions wrap the call of `default.tool({})`:
@@ -7,7 +7,7 @@
 //   - pluginToolExecute takes `execute` of the definition matched by id from
 //     that sandbox's own single call of `tool()` and runs it with the args.
 // Both override the `json` builder (runModuleExport's): the input is kept
-// by the extension and `tool` is called with `{}` (seed 003).
+// by the extension and `tool` is called with `{}`.
 import type { PreludeExtension } from "../sandbox";
 
 /** Largest JSON of one tool's parameters read from the sandbox, in characters. */

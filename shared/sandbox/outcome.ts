@@ -1,4 +1,4 @@
-// Strict validation of what an adapter stage returns (seed 000): only the
+// Strict validation of what an adapter stage returns: only the
 // documented actions, no extra keys, and readable reasons and messages. The
 // value arrives as parsed JSON (the sandbox already refused non-JSON values).
 import { isJsonObject, type Json, type JsonObject } from "../json";

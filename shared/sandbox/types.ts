@@ -26,7 +26,7 @@ export interface LogEntry {
   data?: Json;
 }
 
-/** The immutable per-call values a tool adapter sees as `context` (seed 000). */
+/** The immutable per-call values a tool adapter sees as `context`. */
 export interface ToolCallContext {
   calledAt: string;
   requestId: string;

@@ -1,4 +1,4 @@
-// Public tool names (DESIGN §7): a tool is called by its upstream name unless
+// Public tool names: a tool is called by its upstream name unless
 // another live service of the workspace exposes the same name; then every
 // holder of that name is called `{service}__{tool}`.
 

@@ -28,7 +28,7 @@ export const toolView = (row: ToolRow, service: Pick<ServiceRow, "uid" | "name">
   upstreamName: row.upstreamName,
   serviceUid: service.uid,
   serviceName: service.name,
-  /** The hook context's connection id is the service uid (DESIGN §7). */
+  /** The hook context's connection id is the service uid. */
   connectionId: service.uid,
   description: row.description,
   /** The upstream's display title and behaviour hints (`readOnlyHint`, `destructiveHint`, …). */

@@ -1,7 +1,7 @@
 // The LLM proxy through the real local server (`wrangler dev`, the api Worker handing
 // /llm/* to the gateway) and the demo LLM provider, with the official `openai` and
 // `@anthropic-ai/sdk` clients in Node, on the workspace `npm start` seeds
-// (scripts/seed-demo.mjs): the seed's tool-filtering hook, then its fast RAG hook
+// (scripts/seed-demo.mjs): the demo's tool-filtering hook, then its fast RAG hook
 // with a nested `rayrun.lambda`, then that hook failing closed with the gate off.
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI, { UnprocessableEntityError } from "openai";

@@ -1,4 +1,4 @@
-// Plugins (seed 003) through the real local server (`wrangler dev`, both Workers, the
+// Plugins through the real local server (`wrangler dev`, both Workers, the
 // demo upstream and the demo LLM provider), on the workspace `npm start` seeds
 // (scripts/seed-demo.mjs, dev/examples/plugins): config `plugins` = redact, broken,
 // temperature, then word-count auto-discovered. With the official MCP SDK client a

@@ -1,5 +1,5 @@
 // One request-hook file for the LLM route tests (prepare and proxy): the
-// seed's first example as written plus a system reminder (`transform`), and
+// first request-hook example as written plus a system reminder (`transform`), and
 // exports that fail in each documented way: `explode` throws, `wrapped`
 // returns the input instead of a request, `unpair` drops the tool results
 // (breaking tool-use/tool-result pairing).

@@ -1,5 +1,4 @@
-// A baseline for `npm run bench:gateway` (DESIGN §7 "Benchmarks through the
-// dev server"): this Worker, reached the way the MCP endpoint is, forwarding
+// A baseline for `npm run bench:gateway`: this Worker, reached the way the MCP endpoint is, forwarding
 // the request to one fixed upstream URL and doing nothing else. Locally every
 // outbound fetch of a Worker also passes an interceptor Worker that wrangler
 // adds, which the upstream called directly never pays; with this case the

@@ -1,5 +1,5 @@
 // `POST /llm/{ws}/openai/v1/chat/completions` and `POST /llm/{ws}/anthropic/v1/messages`:
-// provider-compatible endpoints (DESIGN §1 "Order on the LLM path"). An official
+// provider-compatible endpoints. An official
 // SDK whose base URL is `…/llm/{ws}/openai/v1` or `…/llm/{ws}/anthropic` and
 // whose apiKey is a Rayrun key sends its usual body; the request hook rewrites
 // that body, failing closed, and the provider's answer (JSON or SSE) comes back as is.

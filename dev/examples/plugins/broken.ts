@@ -1,4 +1,4 @@
-// A plugin that fails (seed 003 "When a hook misbehaves"): its tool.execute.after
+// A plugin that fails: its tool.execute.after
 // and chat.params hooks throw. `npm start` deploys it as plugins/broken.ts, listed
 // between redact and temperature in the demo workspace's `plugins`. Each throw
 // is caught and logged (outcome `threw`), only this plugin's contribution is
@@ -7,7 +7,7 @@
 // not part of any Worker.
 
 export default {
-  // An observer that works. It is also the hook the seed's test-console run
+  // An observer that works. It is also the hook the documented test-console run
   // uses, because a version needs one completed run before it can deploy.
   "tool.execute.before": () => undefined,
   "tool.execute.after": () => {

@@ -1,4 +1,4 @@
-// Redaction on the way back (seed 003 `tool.execute.after`): every run of four or
+// Redaction on the way back: every run of four or
 // more digits in a tool's output (card, account and phone numbers, PINs) becomes
 // "[redacted]" before the client sees it. `npm start` deploys it as
 // plugins/redact.ts, first in the demo workspace's `plugins` list; try the demo

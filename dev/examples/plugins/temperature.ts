@@ -1,4 +1,4 @@
-// The seed's chat.params example (seed 003): every model call through the LLM
+// The chat.params example of docs/plugins.md: every model call through the LLM
 // proxy goes out with temperature 0.1. `npm start` deploys it as
 // plugins/temperature.ts, last in the demo workspace's `plugins` list. It is
 // workspace source compiled by Rayrun (no imports), not part of any Worker.

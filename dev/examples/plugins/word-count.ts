@@ -1,4 +1,4 @@
-// A plugin tool (seed 003 `tool`): `word_count` counts the words of `text`.
+// A plugin tool: `word_count` counts the words of `text`.
 // `npm start` deploys it as plugins/word-count.ts in the demo workspace. It is
 // not in the config's `plugins` list, so it runs as an auto-discovered plugin
 // (after the listed ones). MCP clients see `word_count` in `tools/list` beside

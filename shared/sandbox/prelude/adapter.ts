@@ -1,4 +1,4 @@
-// Prelude extension for tool adapters (seed 000): the branded
+// Prelude extension for tool adapters: the branded
 // defineToolAdapter global, the stage context and its helpers, and the
 // module inspection used at compile time.
 export const ADAPTER_JS = String.raw`

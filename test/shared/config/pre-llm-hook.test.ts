@@ -1,4 +1,4 @@
-// `pre_llm_hook` validation (seed 002 "Configuration") and the helpers the LLM path uses.
+// `pre_llm_hook` validation and the helpers the LLM path uses.
 import { describe, expect, it } from "vitest";
 import {
   effectiveHookTimeoutMs,

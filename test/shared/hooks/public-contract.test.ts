@@ -18,7 +18,7 @@ const seedContract = {
 };
 
 describe("validatePublicContract", () => {
-  it("accepts the seed's contract unchanged", () => {
+  it("accepts the documented example contract unchanged", () => {
     expect(validatePublicContract(seedContract)).toEqual({ ok: true, value: seedContract });
   });
 

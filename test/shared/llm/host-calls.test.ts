@@ -1,6 +1,6 @@
 // The request hook's private `rayrun.*` bridge (shared/llm/host-calls.ts):
 // wall-clock bounds on awaited capabilities, input checks, and shared memory
-// across concurrent hooks (DESIGN §7 "Shared memory across calls").
+// across concurrent hooks.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG } from "../../../shared/config/schema";

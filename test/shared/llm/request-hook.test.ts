@@ -1,8 +1,7 @@
-// The request hook (seed 002 "Pre-LLM request hooks", DESIGN §1 "Order on the
-// LLM path", §7 "LLM path"): one test per rule of the seed, named for it.
+// The request hook: one test per rule of the request-hook contract, named for it.
 // Files are deployed through the API (draft → test → deploy); the hook runs
 // through `runRequestHook` with the test Worker's real D1, R2 and
-// WorkspaceObject. `adf.*` in the seed is `rayrun.*` here.
+// WorkspaceObject.
 import { describe, expect, it } from "vitest";
 import { LIMITS } from "../../../shared/limits";
 import { FUEL_PER_MS, requestHookRecord } from "../../../shared/llm/request-hook";
@@ -86,7 +85,7 @@ describe("Contract", () => {
 
   it("the contract example returns the complete request unchanged, with or without system", async () => {
     // `system: request.system` is undefined when the request has none: such
-    // object members are absent, as in JSON.stringify (seed 002's own example).
+    // object members are absent, as in JSON.stringify.
     const w = await withHook(`
       export async function transform({ request, loop }) {
         return {
@@ -188,7 +187,7 @@ async function ragWorkspace(lambdaFunction: string, sysLambda: boolean | "unset"
 }
 
 describe("Fast RAG with an existing lambda", () => {
-  it("the seed's example returns the enriched messages with the rest of the request unchanged", async () => {
+  it("the documented example returns the enriched messages with the rest of the request unchanged", async () => {
     const w = await ragWorkspace("enrichMessages");
     const request = sampleRequest();
     const out = transformed(await runHook(w, "researcher", request));
@@ -249,7 +248,7 @@ describe("Configuration: scope", () => {
     expect(await runHook(w, "main")).toStrictEqual({ kind: "skipped" });
   });
 
-  it("It does not run for adf.model_invoke() or automatic history compaction (bypass)", async () => {
+  it("does not run for a direct model call (rayrun.model) or automatic history compaction (bypass)", async () => {
     const w = await withHook(`export function transform() { throw new Error("must not run"); }`);
     expect(await runHook(w, "main", sampleRequest(), { bypass: true })).toStrictEqual({ kind: "skipped" });
     expect(failed(await runHook(w, "main")).code).toBe("request_hook_error");
@@ -638,7 +637,7 @@ describe("rayrun.model: a direct model call", () => {
       return { ...request, system: request.system + " Summary: " + reply.choices[0].message.content };
     }`;
 
-  it("Calling adf.model_invoke() inside a hook uses that direct path and does not recurse", async () => {
+  it("rayrun.model inside a hook takes the direct path and does not recurse", async () => {
     const w = await hookWorkspace();
     await deployLib(w, POLICY, MODEL_HOOK);
     await setConfig(w, { pre_llm_hook: hookConfig(), providers: fakeOpenai(w) });

@@ -1,4 +1,4 @@
-// Seed 003 "chat.params": the params a plugin sees (unset fields present as
+// chat.params: the params a plugin sees (unset fields present as
 // undefined), clamping of maxOutputTokens to the model's real limit, options
 // merged with the plugin's keys winning, and the mapping back into the request.
 import { env } from "cloudflare:workers";
@@ -198,7 +198,7 @@ describe("options merge over the product's provider options", () => {
     });
   });
 
-  it("a plugin can override the reasoning variant too (the seed's warning)", async () => {
+  it("a plugin can override the reasoning variant too (the documented warning)", async () => {
     const w = await pluginWorkspace();
     await deployPlugin(
       w,

@@ -1,4 +1,4 @@
-// Seed 003 "How the pipeline works" and "When a hook misbehaves": one test per
+// How the plugin pipeline works and what happens when a hook misbehaves: one test per
 // rule, with plugins deployed through the files API and run by runPluginHook.
 import { describe, expect, it } from "vitest";
 import { LIMITS } from "../../../shared/limits";

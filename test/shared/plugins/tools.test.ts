@@ -1,12 +1,12 @@
 // Pure helpers of the plugin tool path (shared/plugins/protected.ts and
 // execute-hooks.ts): protected ids and how a plugin's `output` replaces a
-// result's text content (DESIGN §7 "Tool results").
+// result's text content.
 import { describe, expect, it } from "vitest";
 import { replaceText, resultText } from "../../../shared/plugins/execute-hooks";
 import { isProtectedToolId, PROTECTED_TOOL_IDS, refusedToolId } from "../../../shared/plugins/protected";
 
 describe("protected tool ids", () => {
-  it("covers the seed's list and the browser_* family", () => {
+  it("covers the documented list and the browser_* family", () => {
     for (const id of PROTECTED_TOOL_IDS) expect(isProtectedToolId(id)).toBe(true);
     expect(isProtectedToolId("browser_click")).toBe(true);
     expect(isProtectedToolId("greet")).toBe(false);

@@ -1,9 +1,9 @@
-// Seed 000's example adapter behaves as the seed describes.
+// The product's example adapter behaves as documented.
 import { describe, expect, it } from "vitest";
 import { inspectAdapter } from "../../../shared/sandbox";
 import { runAfter, runBefore, SEED_ADAPTER, testContext, okValue } from "./helpers";
 
-describe("seed 000 example adapter", () => {
+describe("the example adapter", () => {
   it("before builds q from config.prefix and logs 'Preparing search'", async () => {
     const report = await runBefore(SEED_ADAPTER, { query: "workers" });
     expect(okValue(report)).toEqual({ action: "continue", arguments: { q: "release: workers" } });

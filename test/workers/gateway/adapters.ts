@@ -1,6 +1,6 @@
 // Adapter sources the gateway tests deploy.
 
-/** The seed's example adapter, for the upstream's `search_release_notes` tool ({ q } upstream). */
+/** The example adapter, for the upstream's `search_release_notes` tool ({ q } upstream). */
 export { SEED_ADAPTER } from "../api/compiler/fixtures";
 
 /** Rewrites echo's text with a suffix. */

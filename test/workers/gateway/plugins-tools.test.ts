@@ -1,4 +1,4 @@
-// Plugin-registered tools (seed 003 `tool`): read once at deploy time, listed
+// Plugin-registered tools: read once at deploy time, listed
 // by `tools/list`, called end to end with an official-SDK MCP client.
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";

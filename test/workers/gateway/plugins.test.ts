@@ -1,5 +1,4 @@
-// Plugins' tool.execute.before / tool.execute.after on the upstream tool path
-// (seed 003; DESIGN §7 "Order with plugins", "Tool results"), end to end with
+// Plugins' tool.execute.before / tool.execute.after on the upstream tool path, end to end with
 // an official-SDK MCP client against the gateway and a real SDK upstream.
 import { waitOnExecutionContext, createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";

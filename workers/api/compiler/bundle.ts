@@ -17,7 +17,7 @@ export const MODULE_GLOBAL = "__rayrunModule";
 /**
  * es2017 rather than the es2020 QuickJS supports: it rewrites object spread and
  * rest into per-property loops, which the sandbox's fuel counter sees as steps
- * (a native spread over many properties is one unbounded step — DESIGN §3).
+ * (a native spread over many properties is one unbounded step).
  */
 const TARGET = "es2017";
 
@@ -98,7 +98,7 @@ export async function bundleModule(source: string, mode: BundleMode): Promise<Re
       format: "iife",
       globalName: MODULE_GLOBAL,
       target: TARGET,
-      // The sandbox removes BigInt (DESIGN §3); say so now rather than at run time.
+      // The sandbox removes BigInt; say so now rather than at run time.
       logOverride: { bigint: "error" },
     });
     const code = built.outputFiles?.[0]?.text;

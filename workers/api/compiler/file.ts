@@ -1,9 +1,9 @@
-// compileWorkspaceFile: a workspace file (DESIGN §7 "Files and plugins") →
+// compileWorkspaceFile: a workspace file →
 // the compiled script and the names callers address, or diagnostics. Same
 // pipeline, import ban, size limits and target as tool adapters; what differs
 // is the module's shape:
-//   lib/…      named exports; the exported functions are recorded (seed 002)
-//   plugins/…  only a default export, an object keyed by hook name (seed 003)
+//   lib/…      named exports; the exported functions are recorded
+//   plugins/…  only a default export, an object keyed by hook name
 import { sha256Hex } from "../../../shared/hooks/canonical-json";
 import { isPluginHook, PLUGIN_HOOKS } from "../../../shared/files/exports";
 import type { FileKind, WorkspaceFile } from "../../../shared/files/paths";

@@ -1,5 +1,5 @@
 // The compiler belongs to the api Worker only. The gateway must never import
-// this module: esbuild-wasm would dwarf the gateway bundle (DESIGN §2).
+// this module: esbuild-wasm would dwarf the gateway bundle.
 export { compileToolAdapter } from "./compile";
 export type { CompileDependencies, CompileInput, CompiledAdapter } from "./compile";
 export type { Diagnostic, DiagnosticCode } from "./diagnostics";

@@ -6,5 +6,5 @@ export const PageQuery = z.object({
   cursor: z.string().min(1).max(200).optional(),
 });
 
-/** `?limit=&cursor=` → `{ items, nextCursor }` pages (DESIGN §7). */
+/** `?limit=&cursor=` → `{ items, nextCursor }` pages. */
 export const pageQuery = validQuery(PageQuery, "Invalid paging parameters.");

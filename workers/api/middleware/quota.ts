@@ -14,7 +14,7 @@ export function quotaProblem(refusal: QuotaRefusal, what: string): ProblemExcept
 }
 
 /**
- * Counts one compilation attempt for the calling key (attempts count, as seed 000
+ * Counts one compilation attempt for the calling key (attempts count,
  * says, refused or not). Workspace keys are counted in their workspace's object;
  * the platform key in an object of its own.
  */

@@ -1,5 +1,5 @@
 // One answer for every request a schema refuses: 400 `invalid_request` with
-// the failing fields as JSON-pointer paths (DESIGN §4 problem documents).
+// the failing fields as JSON-pointer paths.
 import { validator } from "hono/validator";
 import type { z } from "zod";
 import { ProblemException } from "../../../shared/http/problem";

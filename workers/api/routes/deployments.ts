@@ -186,7 +186,7 @@ async function pluginsChanged(c: Context<ApiEnv>, t: { workspaceUid: string; tar
 
 /**
  * A plugin with a `tool` hook: `tool({})` once, in a fresh sandbox, at deploy
- * time (seed 003; DESIGN §7 "Files and plugins"). A throw or a non-array gives
+ * time. A throw or a non-array gives
  * zero tools and the plugin still deploys; refused definitions are dropped.
  * Everything refused is logged (kind plugin, stage "tool").
  */

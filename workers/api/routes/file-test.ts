@@ -135,7 +135,7 @@ export const fileTestRoutes = new Hono<ApiEnv>().post(
       stage: chosen.name,
       ok: outcome.ok,
       code: outcome.ok ? null : outcome.error.code,
-      // Any completed run is a valid outcome for a file (DESIGN §7); a `hook_*` failure is not.
+      // Any completed run is a valid outcome for a file; a `hook_*` failure is not.
       counts: outcome.ok,
       actor: principal.actor,
       keyId: principal.keyId,

@@ -1,5 +1,5 @@
 // `POST /v1/workspaces/{ws}/llm/prepare`: the LLM path's hooks for an agent
-// that calls its provider itself (DESIGN §1 "Order on the LLM path"). It runs
+// that calls its provider itself. It runs
 // the request hook on a neutral request, then plugins' chat.params (fail open),
 // and answers the request to send; like the proxy the request hook fails
 // closed, so a failed hook never hands back the original.
@@ -28,7 +28,7 @@ export const PrepareRequest = z
       .regex(LOOP_NAME_PATTERN, "Loop names are 1–64 letters, digits, _, . or -.")
       .optional()
       .describe(`The calling loop: "${MAIN_LOOP}" (default) or an inner loop's name`),
-    request: NeutralRequestSchema.describe("The neutral request (DESIGN §7 “LLM path”)"),
+    request: NeutralRequestSchema.describe("The neutral request"),
   })
   .strict();
 

@@ -100,7 +100,7 @@ export const workspaceRoutes = new Hono<ApiEnv>()
   .delete("/workspaces/:ws/keys/:id", requireScope("admin"), async (c) => {
     const ws = c.req.param("ws");
     // The gateway keeps resolved keys briefly; the WorkspaceObject's revoked-key
-    // list is what refuses a revoked key before any dispatch (DESIGN §7).
+    // list is what refuses a revoked key before any dispatch.
     const tellGateway = () => c.env.WORKSPACE.getByName(ws).revokeKey(c.req.param("id"));
     const revoked = await database(c.env.DB)
       .update(apiKeys)

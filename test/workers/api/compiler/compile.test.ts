@@ -26,7 +26,7 @@ async function only(source: string, config?: unknown) {
 }
 
 describe("compileToolAdapter", () => {
-  it("compiles the seed's example adapter and extracts its publicContract", async () => {
+  it("compiles the example adapter and extracts its publicContract", async () => {
     const out = await compiled(SEED_ADAPTER);
     expect(out.publicContract).toEqual(SEED_PUBLIC_CONTRACT);
     expect(out.stages).toEqual(["before", "after"]);

@@ -1,7 +1,7 @@
 // Adapter sources shared by the compiler tests.
 
-/** The example adapter of seed 000, verbatim. */
-/** The example adapter of seed 000, verbatim (dev/examples/search-release-notes.ts). */
+/** The product's example adapter, verbatim. */
+/** The product's example adapter, verbatim (dev/examples/search-release-notes.ts). */
 export { default as SEED_ADAPTER } from "../../../../dev/examples/search-release-notes.ts?raw";
 
 export const SEED_PUBLIC_CONTRACT = {

@@ -62,7 +62,7 @@ describe("generateAdapterTypes output", () => {
     expect(await parses(generateAdapterTypes({ inputSchema: true, toolName: "x" }))).toBe("");
   });
 
-  it("parses together with the seed's adapter", async () => {
+  it("parses together with the example adapter", async () => {
     const js = await parses(`${generateAdapterTypes({ ...upstream, toolName: "search" })}\n${SEED_ADAPTER}`);
     expect(js).toContain("export default defineToolAdapter({");
   });

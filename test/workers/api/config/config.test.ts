@@ -259,7 +259,7 @@ describe("workspace config", () => {
     }
   });
 
-  it("pre_llm_hook: the seed's examples are stored exactly as given; all stays all", async () => {
+  it("pre_llm_hook: the documented examples are stored exactly as given; all stays all", async () => {
     const s = await setup();
     const all = { source: "lib/request-policy.ts:transform", scope: "all", timeout_ms: 5000 };
     const loops = {

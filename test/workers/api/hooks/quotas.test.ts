@@ -6,7 +6,7 @@ import { LIMITS } from "../../../../shared/limits";
 import { expectProblem, json } from "../../../helpers/api";
 import { call, fixture, save, saveOk, versionRows, workspaceStub } from "./harness";
 
-/** Pins the WorkspaceObject's clock (DESIGN §7: quota windows take an injectable clock). */
+/** Pins the WorkspaceObject's clock. */
 async function setClock(ws: string, at: number) {
   await runInDurableObject(workspaceStub(ws), (instance: WorkspaceObject) => {
     instance.clock = () => at;
