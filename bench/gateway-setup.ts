@@ -90,7 +90,8 @@ export default defineToolAdapter({
 /** Config that lets one bench key send as fast as the gateway takes it. */
 export const BENCH_RATE_LIMITS = { rateLimits: { mcpPerMinute: 60000, llmPerMinute: 60000 } };
 
-async function api(
+/** One API request with `key`; the answer's JSON and headers, or a thrown error naming the status. */
+export async function api(
   base: string,
   key: string,
   method: string,

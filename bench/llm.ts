@@ -21,7 +21,7 @@ import { rpcMessage, withBenchServer, type DevServer } from "./dev-server";
 import { client, type Reply } from "./http-client";
 import { option } from "./options";
 import { differenceInterval, ms, shuffled, summarize } from "./stats";
-import { BENCH_RATE_LIMITS } from "./gateway-setup";
+import { api, BENCH_RATE_LIMITS } from "./gateway-setup";
 
 const requests = Number(option("requests", "1000"));
 const warmup = Number(option("warmup", "100"));
@@ -41,31 +41,6 @@ export default {
 `;
 
 const PROVIDER_SECRET = "bench-provider-key";
-
-async function api(
-  base: string,
-  key: string,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${key}`,
-      "content-type": "application/json",
-      ...headers,
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status}: ${text}`);
-  return {
-    data: (text ? JSON.parse(text) : null) as Record<string, unknown>,
-    headers: res.headers,
-  };
-}
 
 /** Draft → test → active deployment of a workspace file. */
 async function deployFile(

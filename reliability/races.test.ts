@@ -93,6 +93,21 @@ const refusal = (result: Record<string, unknown> | null): Record<string, unknown
 /** Rates are counted in one-minute windows aligned to the clock (as the rate limiting bindings count them). */
 const windowOf = (ms: number) => Math.floor(ms / 60_000);
 
+/** A workspace with the demo upstream registered (its `echo` tool) and an OpenAI provider, plus `config`. */
+async function mcpAndLlmWorkspace(name: string, config: Record<string, unknown> = {}) {
+  const ws = await createWorkspace(`reliability-${name}`);
+  const service = await registerService(ws, name, `${server().upstreamUrl}/rel-${name}-${ws.uid}/mcp`);
+  await putSecret(ws, "provider-key", `sk-${name}`);
+  const root = `${server().providerUrl}/rel-${name}-${ws.uid}`;
+  const saved = await updateConfig(ws, (current) => ({
+    ...current,
+    providers: { openai: { baseUrl: `${root}/v1`, apiKeySecret: "provider-key" } },
+    ...config,
+  }));
+  expect(saved.status).toBe(200);
+  return { ws, tool: service.tools.echo?.name ?? "echo" };
+}
+
 describe("races", () => {
   const rows: Figures[] = [];
   let ws: Workspace;
@@ -421,21 +436,9 @@ describe("races", () => {
       "GET /v1/limits names the rates a workspace may choose (rateLimitTiersPerMinute)",
     ).not.toBeNull();
     const limit = smallest ?? 0;
-    const limited = await createWorkspace("reliability-rate-limits");
-    const service = await registerService(
-      limited,
-      "rate",
-      `${server().upstreamUrl}/rel-rate-${limited.uid}/mcp`,
-    );
-    const tool = service.tools.echo?.name ?? "echo";
-    await putSecret(limited, "provider-key", "sk-rate");
-    const root = `${server().providerUrl}/rel-rate-${limited.uid}`;
-    const saved = await updateConfig(limited, (config) => ({
-      ...config,
-      providers: { openai: { baseUrl: `${root}/v1`, apiKeySecret: "provider-key" } },
+    const { ws: limited, tool } = await mcpAndLlmWorkspace("rate", {
       rateLimits: { mcpPerMinute: limit, llmPerMinute: limit },
-    }));
-    expect(saved.status).toBe(200);
+    });
     const busy = await createKey(limited, ["tools:call"], "busy");
     const other = await createKey(limited, ["tools:call"], "other");
     const burst = limit + 20;
@@ -524,20 +527,7 @@ describe("races", () => {
   });
 
   it("after DELETE of a key returns, every request with it is refused on /mcp and /llm", async () => {
-    const traffic = await createWorkspace("reliability-revocation");
-    const service = await registerService(
-      traffic,
-      "rev",
-      `${server().upstreamUrl}/rel-revocation-${traffic.uid}/mcp`,
-    );
-    const tool = service.tools.echo?.name ?? "echo";
-    await putSecret(traffic, "provider-key", "sk-rev");
-    const root = `${server().providerUrl}/rel-revocation-${traffic.uid}`;
-    const saved = await updateConfig(traffic, (config) => ({
-      ...config,
-      providers: { openai: { baseUrl: `${root}/v1`, apiKeySecret: "provider-key" } },
-    }));
-    expect(saved.status).toBe(200);
+    const { ws: traffic, tool } = await mcpAndLlmWorkspace("revocation");
     const caller = await createKey(traffic, ["tools:call"], "soon-revoked");
 
     interface Sample {

@@ -23,7 +23,6 @@ import { activePluginsOrNone } from "../../shared/plugins/discovery";
 import { deferRuns } from "../../shared/logs/writer";
 import type { Result } from "../../shared/result";
 import type { Caller } from "../../shared/pipeline/call-state";
-import { workspaceCatalog } from "../../shared/pipeline/catalog-cache";
 import { authenticateCaller, keyRevoked } from "./auth";
 import { RATE_WINDOW_SECONDS, rateLimitedDetail, withinRate } from "./rate-limit";
 
@@ -82,20 +81,6 @@ const authenticated = (provider: ProviderName) =>
     const authorization = c.req.header("authorization") ?? (apiKey ? `Bearer ${apiKey}` : undefined);
     const auth = await authenticateCaller(c.env, authorization, c.req.param("ws") ?? "");
     if (!auth.ok) return answerProblem(auth.problem, requestId);
-    // Counted before the body is read: a key over its rate costs no parsing and no hook.
-    const ws = c.req.param("ws") ?? "";
-    const perMinute = (await workspaceCatalog(c.env, ws, auth.caller.profile)).rateLimits.llmPerMinute;
-    if (!(await withinRate(c.env, "llm", perMinute, ws, auth.caller.keyId))) {
-      return llmProblem(
-        "rate_limited",
-        rateLimitedDetail(perMinute),
-        requestId,
-        { limit: perMinute },
-        {
-          "retry-after": String(RATE_WINDOW_SECONDS),
-        },
-      );
-    }
     c.set("admitted", auth);
     c.set("requestId", requestId);
     return next();
@@ -165,6 +150,19 @@ async function proxy(c: GatewayContext, provider: ProviderName): Promise<Respons
     readWorkspaceConfig(c.env.DB, ws),
   ]);
   if (revoked !== null) return answerProblem(revoked, requestId);
+  // Counted with the rate the config read above names, before any hook or provider work.
+  const perMinute = config.rateLimits.llmPerMinute;
+  if (!(await withinRate(c.env, "llm", perMinute, ws, c.get("admitted").caller.keyId))) {
+    return llmProblem(
+      "rate_limited",
+      rateLimitedDetail(perMinute),
+      requestId,
+      { limit: perMinute },
+      {
+        "retry-after": String(RATE_WINDOW_SECONDS),
+      },
+    );
+  }
   const [outcome, plugins] = await Promise.all([
     runRequestHook(
       c.env,
