@@ -16,6 +16,7 @@ import {
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { AnySchema } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import { z } from "zod";
+import { EXTRAS_CAPABILITIES, registerExtras, type ExtrasState } from "./extras.ts";
 
 export interface RecordedCall {
   tool: string;
@@ -31,6 +32,8 @@ interface ToolListingFields {
 }
 
 interface UpstreamState {
+  /** Resources, a template, a prompt and completions beside the tools (on unless turned off). */
+  extras: ExtrasState & { tag: string; on: boolean };
   /** "v2" changes one tool's definition, to exercise changed-definition review. */
   variant: "v1" | "v2";
   calls: RecordedCall[];
@@ -66,8 +69,9 @@ interface UpstreamState {
 function buildServer(state: UpstreamState, authorization: string | null): McpServer {
   const server = new McpServer(
     { name: "demo-upstream", version: "1.0.0" },
-    { capabilities: { logging: {} } },
+    { capabilities: { logging: {}, ...(state.extras.on ? EXTRAS_CAPABILITIES : {}) } },
   );
+  if (state.extras.on) registerExtras(server, state.extras.tag, state.extras);
   const record = (tool: string, args: unknown) => state.calls.push({ tool, arguments: args, authorization });
 
   const searchTool = server.registerTool(
@@ -116,6 +120,7 @@ function buildServer(state: UpstreamState, authorization: string | null): McpSer
           method: "notifications/message",
           params: { level: "info", logger: "echo", data: `echoing ${args.text}` },
         });
+        if (state.extras.on) await extra.sendNotification({ method: "notifications/resources/list_changed" });
         await progress(2);
       }
       if (state.asksClient !== null) {
@@ -169,7 +174,18 @@ function buildServer(state: UpstreamState, authorization: string | null): McpSer
 
 type SendRequest = RequestHandlerExtra<ServerRequest, ServerNotification>["sendRequest"];
 
-/** Sends the client a request in the middle of a call; "answered" or "error <code>". */
+/** The part of a client's answer a test can check: sampled text, elicited content, root URIs. */
+function summarise(result: unknown): string {
+  const sampled = CreateMessageResultSchema.safeParse(result);
+  if (sampled.success && sampled.data.content.type === "text") return sampled.data.content.text;
+  const roots = ListRootsResultSchema.safeParse(result);
+  if (roots.success) return roots.data.roots.map((root) => root.uri).join(",");
+  const elicited = ElicitResultSchema.safeParse(result);
+  if (elicited.success) return `${elicited.data.action} ${JSON.stringify(elicited.data.content ?? {})}`;
+  return JSON.stringify(result);
+}
+
+/** Sends the client a request in the middle of a call; "answered <summary>" or "error <code>". */
 async function askClient(
   method: NonNullable<UpstreamState["asksClient"]>,
   send: SendRequest,
@@ -193,8 +209,7 @@ async function askClient(
   };
   const { request, schema } = requests[method];
   try {
-    await send(request, schema, { timeout: 30_000 });
-    return "answered";
+    return `answered ${summarise(await send(request, schema, { timeout: 30_000 }))}`;
   } catch (error) {
     return `error ${error instanceof McpError ? error.code : String(error)}`;
   }
@@ -218,6 +233,7 @@ export function createUpstreams() {
         asksClient: null,
         chatty: false,
         changeOnCall: false,
+        extras: { tag: id, on: true, subscriptions: [] },
         listings: new Map(),
         sessions: new Map(),
         requests: [],
@@ -252,6 +268,12 @@ export function createUpstreams() {
       return Response.json({ count });
     }
     if (action === "_requests") return Response.json(state.requests);
+    if (action === "_subscriptions") return Response.json(state.extras.subscriptions);
+    if (action === "_extras" && request.method === "POST") {
+      const { on } = await readJson<{ on: boolean }>(request);
+      state.extras.on = on;
+      return Response.json({ on });
+    }
     if (action === "_mode" && request.method === "POST") {
       const { mode } = await readJson<{ mode: UpstreamState["mode"] }>(request);
       state.mode = mode;

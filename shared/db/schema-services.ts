@@ -30,6 +30,14 @@ export interface ToolListing {
   _meta?: Record<string, unknown>;
 }
 
+/** The part of an upstream's server capabilities the gateway passes through. */
+export interface UpstreamCapabilities {
+  resources?: { subscribe?: boolean; listChanged?: boolean };
+  prompts?: { listChanged?: boolean };
+  completions?: Record<string, never>;
+  logging?: Record<string, never>;
+}
+
 export const REVIEW_STATES = ["accepted", "review_required"] as const;
 export type ReviewState = (typeof REVIEW_STATES)[number];
 
@@ -46,6 +54,11 @@ export const services = sqliteTable(
     authorizationSecret: text("authorization_secret"),
     /** Bound on one upstream tools/call in ms; null: the default (LIMITS.upstreamTimeoutMs). */
     timeoutMs: integer("timeout_ms"),
+    /**
+     * What the upstream's \`initialize\` offered beside tools (resources, prompts,
+     * completions, logging), read at every index; null before the first one.
+     */
+    capabilities: text("capabilities", { mode: "json" }).$type<UpstreamCapabilities>(),
     /** Deleted before deletion required an empty hook history: history-only, reset is its only write. */
     legacy: integer("legacy", { mode: "boolean" }).notNull().default(false),
     createdBy: text("created_by").notNull(),

@@ -4,6 +4,7 @@
 // two ways a refusal or a stale catalog copy becomes the answer.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonObject } from "../json";
+import type { RelayCapabilities } from "../services/client-session";
 import type { RunRecord } from "../logs";
 import type { PluginSet } from "../plugins/call-plugins";
 import type { PluginCallScope } from "../plugins/execute-hooks";
@@ -37,7 +38,18 @@ export interface ToolCallRequest {
   progressToken?: string | number;
   /** Delivers the upstream's progress and log notifications to the client, when it has a stream for them. */
   relay?: UpstreamNotificationRelay;
+  /** The client capabilities its session declared that the gateway relays requests for. */
+  clientCapabilities?: RelayCapabilities;
+  /** Sends a request to the client on the call's stream, when it has one. */
+  requestRelay?: ClientRequestRelay;
 }
+
+/** Sends a request to the client under the gateway's id; false when it cannot. */
+export type ClientRequestRelay = (request: {
+  id: string;
+  method: string;
+  params?: Record<string, unknown>;
+}) => Promise<boolean>;
 
 /** A notification from the upstream during the call, passed on to the client. */
 export type UpstreamNotificationRelay = (notification: {

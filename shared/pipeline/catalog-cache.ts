@@ -7,7 +7,7 @@
 // discoveryView) and reload on a mismatch. The TTL only bounds how long a
 // writer that failed between its D1 write and its bump can leave a stale entry.
 import type { AccessProfile } from "../access";
-import { loadNamedCatalog, type CatalogTool } from "./catalog";
+import { loadNamedCatalog, type CatalogService, type CatalogTool } from "./catalog";
 import { readWorkspaceConfig, type WorkspaceConfig } from "../config";
 
 export const CATALOG_CACHE_MS = 60_000;
@@ -20,6 +20,8 @@ export interface WorkspaceCatalog {
   fresh: boolean;
   byName: ReadonlyMap<string, CatalogTool>;
   tools: readonly CatalogTool[];
+  /** Live services, by name: where resources, prompts and completions come from. */
+  services: readonly CatalogService[];
   workspace: AccessProfile;
   key: AccessProfile | null;
   /** The workspace config's per-key rates (config writes bump the catalog version too). */
@@ -74,6 +76,7 @@ export async function workspaceCatalog(
     fresh: true,
     byName: new Map(loaded.tools.map((entry) => [entry.tool.publicName ?? "", entry])),
     tools: loaded.tools,
+    services: loaded.services,
     workspace: loaded.workspace,
     key: loaded.key,
     rateLimits: config.rateLimits,

@@ -51,10 +51,7 @@ const catalogTool = (row: ToolJoinRow): CatalogTool => ({
   service: row.service,
   risk: row.risk ?? defaultRisk(row.tool),
   projection: row.projection ?? null,
-  secret:
-    row.ciphertext !== null && row.iv !== null && row.keyVersion !== null
-      ? { ciphertext: row.ciphertext, iv: row.iv, keyVersion: row.keyVersion }
-      : null,
+  secret: sealed(row),
 });
 
 /**
@@ -81,6 +78,42 @@ export async function findUnavailableTool(db: D1Database, workspaceUid: string, 
     .get();
 }
 
+/** A live service of the workspace, for what the gateway passes through beside tools. */
+export interface CatalogService {
+  service: ServiceRow;
+  secret: SealedSecret | null;
+}
+
+function liveServicesQuery(db: D1Database, workspaceUid: string) {
+  return database(db)
+    .select({
+      service: services,
+      ciphertext: workspaceSecrets.ciphertext,
+      iv: workspaceSecrets.iv,
+      keyVersion: workspaceSecrets.keyVersion,
+    })
+    .from(services)
+    .leftJoin(
+      workspaceSecrets,
+      and(
+        eq(workspaceSecrets.workspaceUid, services.workspaceUid),
+        eq(workspaceSecrets.name, services.authorizationSecret),
+      ),
+    )
+    .where(
+      and(eq(services.workspaceUid, workspaceUid), isNull(services.deletedAt), eq(services.legacy, false)),
+    );
+}
+
+const sealed = (row: {
+  ciphertext: string | null;
+  iv: string | null;
+  keyVersion: number | null;
+}): SealedSecret | null =>
+  row.ciphertext !== null && row.iv !== null && row.keyVersion !== null
+    ? { ciphertext: row.ciphertext, iv: row.iv, keyVersion: row.keyVersion }
+    : null;
+
 /**
  * Every tool of the workspace that has a public name (whatever its review or
  * removal state) and the profiles in force: what the isolate caches.
@@ -89,14 +122,23 @@ export async function loadNamedCatalog(
   db: D1Database,
   workspaceUid: string,
   keyProfile: string,
-): Promise<{ tools: CatalogTool[]; workspace: AccessProfile; key: AccessProfile | null }> {
-  const [toolRows, profileRows] = await Promise.all([
+): Promise<{
+  tools: CatalogTool[];
+  services: CatalogService[];
+  workspace: AccessProfile;
+  key: AccessProfile | null;
+}> {
+  const [toolRows, serviceRows, profileRows] = await Promise.all([
     toolQuery(db)
       .where(and(eq(tools.workspaceUid, workspaceUid), sql`${tools.publicName} is not null`))
       .all(),
+    liveServicesQuery(db, workspaceUid).all(),
     profilesQuery(db, workspaceUid, keyProfile).all(),
   ]);
   return {
+    services: serviceRows
+      .map((row) => ({ service: row.service, secret: sealed(row) }))
+      .toSorted((a, b) => a.service.name.localeCompare(b.service.name)),
     tools: toolRows
       .map(catalogTool)
       .toSorted((a, b) => (a.tool.publicName ?? "").localeCompare(b.tool.publicName ?? "")),

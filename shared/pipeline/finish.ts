@@ -12,6 +12,7 @@ import { pluginScope, refuse, result, type CallState, type ToolCallAnswer } from
 import { upstreamSchemas } from "./catalog";
 import { reindexService } from "../services/reindex";
 import type { NotificationSink } from "../services/mcp-exchange";
+import { clientRequestRelay } from "./client-relay";
 import { dispatchToolCall } from "./dispatch";
 import { runRecord, stepRecord } from "./records";
 import { afterInput, parsedJson, projectResult, refusal, replaceResult } from "./results";
@@ -44,6 +45,7 @@ export async function dispatchAndFinish(
   trace: ActiveTrace,
 ): Promise<ToolCallAnswer> {
   const { found } = state;
+  const relayRequest = clientRequestRelay(state.req, found.service.uid);
   const dispatched = await dispatchToolCall(
     {
       url: found.service.url,
@@ -54,8 +56,12 @@ export async function dispatchAndFinish(
         serviceUid: found.service.uid,
         ...(state.req.sessionId === undefined ? {} : { clientSession: state.req.sessionId }),
       },
+      ...(state.req.sessionId === undefined || state.req.clientCapabilities === undefined
+        ? {}
+        : { capabilities: state.req.clientCapabilities }),
       ...(state.req.progressToken === undefined ? {} : { progressToken: state.req.progressToken }),
       notify: upstreamNotifications(state),
+      ...(relayRequest === undefined ? {} : { relayRequest }),
     },
     found.tool.upstreamName,
     args,

@@ -20,10 +20,10 @@
 // call-attempt.ts, an approved repeat in approved-call.ts, the dispatch and
 // step 5 in finish.ts, a plugin tool's call in plugin-tool-call.ts, and what
 // they share in call-state.ts.
+import { serviceBearer } from "./service-bearer";
 import { decideAccess } from "../access";
 import { toolTarget } from "../lifecycle/target";
 import { callPlugins } from "../plugins/call-plugins";
-import { openSecret } from "../secrets";
 import { runApprovedCall } from "./approved-call";
 import { attemptCall } from "./call-attempt";
 import {
@@ -175,22 +175,14 @@ async function runCall(state: CallState): Promise<Answer> {
       message: `The upstream changed the definition of ${name}; an administrator must accept it before it can be called.`,
     });
   }
-  if (service.authorizationSecret !== null) {
-    state.bearer = found.secret
-      ? await openSecret(
-          env.RAYRUN_BOOTSTRAP_KEY,
-          req.workspaceUid,
-          service.authorizationSecret,
-          found.secret,
-        )
-      : null;
-    if (state.bearer === null) {
-      return refuseOnCatalog(state, {
-        code: "upstream_unauthorized",
-        message: `The upstream of ${name} needs the workspace secret ${service.authorizationSecret}, which is not set.`,
-      });
-    }
+  const bearer = await serviceBearer(env.RAYRUN_BOOTSTRAP_KEY, req.workspaceUid, service, found.secret);
+  if (!bearer.ok) {
+    return refuseOnCatalog(state, {
+      code: "upstream_unauthorized",
+      message: `The upstream of ${name} needs the workspace secret ${bearer.secret}, which is not set.`,
+    });
   }
+  state.bearer = bearer.token;
 
   if (req.approvalId !== null) return runApprovedCall(state, req.approvalId);
 

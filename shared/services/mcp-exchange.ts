@@ -62,6 +62,9 @@ export const RELAYED_NOTIFICATIONS: ReadonlySet<string> = new Set([
   "notifications/progress",
   "notifications/message",
   "notifications/tools/list_changed",
+  "notifications/resources/list_changed",
+  "notifications/resources/updated",
+  "notifications/prompts/list_changed",
 ]);
 
 export type NotificationSink = (notification: {
@@ -78,42 +81,70 @@ function relayedNotification(message: unknown): { method: string; params?: Recor
 }
 
 /** A request the upstream sends its client in the middle of an exchange (sampling, elicitation, roots). */
-function upstreamRequest(message: unknown): { id: string | number; method: string } | null {
+export interface UpstreamRequest {
+  id: string | number;
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+/** Passes an upstream's request on to the client; false when it cannot (the gateway then refuses it). */
+export type RequestSink = (request: UpstreamRequest) => Promise<boolean>;
+
+function upstreamRequest(message: unknown): UpstreamRequest | null {
   if (!isJsonObject(message) || typeof message.method !== "string") return null;
-  const { id } = message;
-  return typeof id === "string" || typeof id === "number" ? { id, method: message.method } : null;
+  const { id, params } = message;
+  if (typeof id !== "string" && typeof id !== "number") return null;
+  return { id, method: message.method, ...(isJsonObject(params) ? { params } : {}) };
+}
+
+/** Posts a JSON-RPC response to a request the upstream sent (its own id); the upstream's reply is not read. */
+export async function answerUpstream(
+  target: ExchangeTarget,
+  response: { id: string | number; result: unknown } | { id: string | number; error: unknown },
+  signal: AbortSignal,
+): Promise<boolean> {
+  const reply = await fetch(target.url, {
+    method: "POST",
+    headers: headersFor(target),
+    body: JSON.stringify({ jsonrpc: "2.0", ...response }),
+    signal,
+  }).catch(() => null);
+  await reply?.body?.cancel();
+  return reply?.ok ?? false;
 }
 
 /**
- * Answers a request the upstream sent its client at once with JSON-RPC's
- * "method not found": the gateway relays none on this path, and an unanswered
- * request would hold the call until its timeout.
+ * Answers a request the client cannot take at once with JSON-RPC's "method not
+ * found": an unanswered request would hold the call until its timeout.
  */
 async function refuseUpstreamRequest(
   target: ExchangeTarget,
-  request: { id: string | number; method: string },
+  request: UpstreamRequest,
   signal: AbortSignal,
 ): Promise<void> {
   const error = {
     code: ErrorCode.MethodNotFound,
-    message: `The gateway does not relay ${request.method} to its client.`,
+    message: `The gateway's client did not declare the capability for ${request.method}.`,
   };
-  const response = await fetch(target.url, {
-    method: "POST",
-    headers: headersFor(target),
-    body: JSON.stringify({ jsonrpc: "2.0", id: request.id, error }),
-    signal,
-  }).catch(() => null);
-  await response?.body?.cancel();
+  await answerUpstream(target, { id: request.id, error }, signal);
+}
+
+/** What the caller of an exchange does with the upstream's messages while the answer streams. */
+export interface ExchangeSinks {
+  /** Receives the upstream's progress, log and list-changed notifications. */
+  notify?: NotificationSink;
+  /** Passes the upstream's requests to the client; without it (or when it declines) they are refused. */
+  request?: RequestSink;
 }
 
 /** The first SSE event that answers `id`; progress and other messages are skipped, requests refused. */
 async function answerFromStream(
   body: ReadableStream<Uint8Array>,
   id: number,
-  refuse: (request: { id: string | number; method: string }) => Promise<void>,
-  notify: NotificationSink | undefined,
+  refuse: (request: UpstreamRequest) => Promise<void>,
+  sinks: ExchangeSinks,
 ): Promise<ExchangeAnswer> {
+  const { notify } = sinks;
   const events = body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
   const reader = events.getReader();
   try {
@@ -135,7 +166,8 @@ async function answerFromStream(
       }
       const request = upstreamRequest(parsed);
       if (request !== null) {
-        await refuse(request);
+        const relayed = (await sinks.request?.(request).catch(() => false)) ?? false;
+        if (!relayed) await refuse(request);
         continue;
       }
       const answer = answerOf(parsed, id);
@@ -151,8 +183,7 @@ export async function exchange(
   target: ExchangeTarget,
   message: { method: string; params?: Record<string, unknown>; id?: number },
   signal: AbortSignal,
-  /** Receives the upstream's progress and log notifications while the answer streams. */
-  notify?: NotificationSink,
+  sinks: ExchangeSinks = {},
 ): Promise<ExchangeAnswer> {
   const response = await fetch(target.url, {
     method: "POST",
@@ -177,7 +208,7 @@ export async function exchange(
       message.id,
       (request) =>
         refuseUpstreamRequest({ ...target, sessionId: sessionId ?? target.sessionId }, request, signal),
-      notify,
+      sinks,
     );
   } else if (type.includes("application/json")) {
     let parsed: unknown;

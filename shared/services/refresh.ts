@@ -3,7 +3,13 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { eq, inArray } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../db/client";
-import { services, tools, type ToolDefinition, type ToolListing } from "../db/schema";
+import {
+  services,
+  tools,
+  type ToolDefinition,
+  type ToolListing,
+  type UpstreamCapabilities,
+} from "../db/schema";
 import { utf8Bytes } from "../json";
 import { newId } from "../ids";
 import { err, ok, type Result } from "../result";
@@ -69,8 +75,9 @@ const pendingColumns = (seen: Seen) => ({
 export async function indexTools(
   db: Database,
   service: ServiceRow,
-  listed: readonly Tool[],
+  upstream: { tools: readonly Tool[]; capabilities: UpstreamCapabilities },
 ): Promise<Result<RefreshSummary, RefreshError>> {
+  const listed = upstream.tools;
   const seen = new Map<string, Seen>();
   for (const tool of listed) {
     const definition = toolDefinition(tool);
@@ -81,11 +88,11 @@ export async function indexTools(
   }
 
   try {
-    return ok(await applyIndex(db, service, seen));
+    return ok(await applyIndex(db, service, seen, upstream.capabilities));
   } catch (error) {
     // A concurrent refresh inserted the same tool first: plan again from what it stored.
     if (!isUniqueViolation(error)) throw error;
-    return ok(await applyIndex(db, service, seen));
+    return ok(await applyIndex(db, service, seen, upstream.capabilities));
   }
 }
 
@@ -93,6 +100,7 @@ async function applyIndex(
   db: Database,
   service: ServiceRow,
   seen: Map<string, Seen>,
+  capabilities: UpstreamCapabilities,
 ): Promise<RefreshSummary> {
   const at = now();
   const stored = new Map<string, ToolRow>(
@@ -201,7 +209,7 @@ async function applyIndex(
   statements.push(...updates);
 
   await db.batch([
-    db.update(services).set({ refreshedAt: at }).where(eq(services.uid, service.uid)),
+    db.update(services).set({ refreshedAt: at, capabilities }).where(eq(services.uid, service.uid)),
     ...statements,
   ]);
   for (const list of [summary.added, summary.changed, summary.removed, summary.unchanged]) list.sort();

@@ -1,7 +1,8 @@
 // Talking to an upstream MCP server (Streamable HTTP) with the official SDK client.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { ServerCapabilities, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { UpstreamCapabilities } from "../db/schema";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
 import { err, ok, type Result } from "../result";
 
@@ -41,11 +42,39 @@ export async function connectUpstream(url: string, options: UpstreamOptions = {}
 
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-/** Every tool of the upstream's `tools/list`, following `nextCursor`. */
+/** What an index reads from an upstream: its tools and what else it offers. */
+export interface UpstreamListing {
+  tools: Tool[];
+  capabilities: UpstreamCapabilities;
+}
+
+const flag = (value: unknown): boolean | undefined => (typeof value === "boolean" ? value : undefined);
+
+/** The capabilities the gateway passes through, as the upstream declared them (unknown fields dropped). */
+export function passedCapabilities(declared: ServerCapabilities | undefined): UpstreamCapabilities {
+  const out: UpstreamCapabilities = {};
+  if (declared?.resources) {
+    const subscribe = flag(declared.resources.subscribe);
+    const listChanged = flag(declared.resources.listChanged);
+    out.resources = {
+      ...(subscribe === undefined ? {} : { subscribe }),
+      ...(listChanged === undefined ? {} : { listChanged }),
+    };
+  }
+  if (declared?.prompts) {
+    const listChanged = flag(declared.prompts.listChanged);
+    out.prompts = listChanged === undefined ? {} : { listChanged };
+  }
+  if (declared?.completions) out.completions = {};
+  if (declared?.logging) out.logging = {};
+  return out;
+}
+
+/** Every tool of the upstream's `tools/list`, following `nextCursor`, and its other capabilities. */
 export async function listUpstreamTools(
   url: string,
   options: UpstreamOptions = {},
-): Promise<Result<Tool[], UpstreamError>> {
+): Promise<Result<UpstreamListing, UpstreamError>> {
   let client: Client;
   try {
     client = await connectUpstream(url, options);
@@ -67,7 +96,8 @@ export async function listUpstreamTools(
       }
       if (tools.length > UPSTREAM_LIMITS.toolsPerService)
         return err({ kind: "too_many_tools", tools: tools.length });
-      if (!result.nextCursor) return ok(tools);
+      if (!result.nextCursor)
+        return ok({ tools, capabilities: passedCapabilities(client.getServerCapabilities()) });
       if (page >= UPSTREAM_LIMITS.toolListPages) return err({ kind: "too_many_pages", pages: page });
       cursor = result.nextCursor;
     }

@@ -17,18 +17,34 @@ import {
 import { APPROVAL_META_KEY } from "../../shared/approvals";
 import { isJsonObject, nestsDeeperThan, utf8Bytes, type JsonObject } from "../../shared/json";
 import { LIMITS } from "../../shared/limits";
-import { workspaceCatalog } from "../../shared/pipeline/catalog-cache";
+import { workspaceCatalog, type WorkspaceCatalog } from "../../shared/pipeline/catalog-cache";
+import { offeredCapabilities, type PassthroughScope } from "../../shared/pipeline/passthrough";
+import {
+  issueSessionId,
+  relayCapabilities,
+  sessionCapabilities,
+  type RelayCapabilities,
+} from "../../shared/services/client-session";
 import { discoverTools } from "../../shared/pipeline/discovery";
 import { parsedJson } from "../../shared/pipeline/results";
 import { plainToolCall } from "../../shared/services/mcp-shapes";
-import type { Caller, GatewayEnv, UpstreamNotificationRelay } from "../../shared/pipeline/call-state";
+import type {
+  Caller,
+  ClientRequestRelay,
+  GatewayEnv,
+  UpstreamNotificationRelay,
+} from "../../shared/pipeline/call-state";
 import { handleToolCall } from "../../shared/pipeline/tool-call";
 import { problemResponse } from "../../shared/http/problem";
 import { keyRevoked } from "./auth";
 import { refuseBatch } from "./mcp-batch";
 import { RATE_WINDOW_SECONDS, rateLimitedDetail, withinRate, type RateEnv } from "./rate-limit";
-import { mcpOrigin, type McpOrigin } from "./mcp-origin";
+import { mcpOrigin, SESSION_HEADER, type McpOrigin } from "./mcp-origin";
 import { INVALID_PARAMS_META_KEY, withToolCallParamsChecked } from "./mcp-params";
+import { registerPassthrough } from "./mcp-passthrough";
+import { forwardClientAnswers } from "./mcp-relay";
+import { LazyEventStream } from "./mcp-stream";
+import { RpcError, bareMessage } from "./rpc-error";
 
 export const SERVER_INFO = { name: "rayrun-gateway", version: "1.0.0" };
 /** The `_meta` key every tool result carries its request id in (the logs' correlation id). */
@@ -38,40 +54,27 @@ function withRequestId(result: CallToolResult, requestId: string): CallToolResul
   return { ...result, _meta: { ...result._meta, [REQUEST_ID_META_KEY]: requestId } };
 }
 
-/**
- * A JSON-RPC error the SDK answers as given. Not the SDK's McpError: that
- * prefixes its message with "MCP error <code>:", and the client's SDK wraps
- * it in another, so users read the prefix twice.
- */
-class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-  }
-}
-
-/**
- * An upstream error's message without the "MCP error <code>: " an SDK server
- * puts in front of it: the client's SDK adds its own, and users would read it twice.
- */
-function bareMessage(code: number, message: string): string {
-  const prefix = `MCP error ${code}: `;
-  let bare = message;
-  while (bare.startsWith(prefix)) bare = bare.slice(prefix.length);
-  return bare;
-}
-
-type Scope = {
+export type Scope = {
   env: GatewayEnv;
   ctx: Pick<ExecutionContext, "waitUntil">;
   workspaceUid: string;
   caller: Caller;
   /** The client's loop and session, for plugins' `ctx`. */
   origin: McpOrigin;
+  /** The workspace's catalog as this request found it (services and their capabilities). */
+  catalog: WorkspaceCatalog;
+  /** What the client's session (one the gateway issued) lets the gateway relay to it. */
+  clientCapabilities: RelayCapabilities;
 };
+
+const passthroughScope = (scope: Scope): PassthroughScope => ({
+  rootKey: scope.env.RAYRUN_BOOTSTRAP_KEY,
+  workspaceUid: scope.workspaceUid,
+  caller: scope.caller,
+  catalog: scope.catalog,
+  ...(scope.origin.sessionId === undefined ? {} : { clientSession: scope.origin.sessionId }),
+  clientCapabilities: scope.clientCapabilities,
+});
 
 /** Whether a single message is a `tools/call` that carries a progress token. */
 function asksForProgress(message: unknown): boolean {
@@ -99,6 +102,7 @@ async function callTool(
   scope: Scope,
   request: CallToolRequest,
   relay?: UpstreamNotificationRelay,
+  requestRelay?: ClientRequestRelay,
 ): Promise<CallToolResult> {
   const { env, ctx, workspaceUid, caller, origin } = scope;
   const invalid = request.params._meta?.[INVALID_PARAMS_META_KEY];
@@ -124,6 +128,8 @@ async function callTool(
       ...origin,
       ...(typeof progressToken === "string" || typeof progressToken === "number" ? { progressToken } : {}),
       ...(relay === undefined ? {} : { relay }),
+      clientCapabilities: scope.clientCapabilities,
+      ...(requestRelay === undefined ? {} : { requestRelay }),
     });
   } catch (error) {
     console.error("tool call failed", { requestId, error: String(error) });
@@ -138,7 +144,9 @@ async function callTool(
 
 function buildServer(scope: Scope, streaming: boolean): Server {
   // `logging`: the upstreams' log notifications are relayed to clients that take a stream.
-  const server = new Server(SERVER_INFO, { capabilities: { tools: {}, logging: {} } });
+  const offered = offeredCapabilities(scope.catalog);
+  const server = new Server(SERVER_INFO, { capabilities: { tools: {}, logging: {}, ...offered } });
+  registerPassthrough(server, offered, () => passthroughScope(scope));
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const answer = await discoverTools(scope.env, scope.workspaceUid, scope.caller);
@@ -152,22 +160,14 @@ function buildServer(scope: Scope, streaming: boolean): Server {
   return server;
 }
 
-/**
- * The hot path without the SDK server: a single `tools/call` request answered
- * as JSON is handled directly (building a Server and transport per request
- * costs more than the rest of a pass-through call). Everything else —
- * initialize, ping, tools/list, batches, SSE, malformed messages — goes through
- * the SDK, which also owns every protocol error. Returns null to fall back.
- */
-async function fastToolCall(scope: Scope, request: Request, message: unknown): Promise<Response | null> {
-  const version = request.headers.get("mcp-protocol-version");
-  if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;
-  const call = plainToolCall(message);
-  if (call === null) return null;
-  const { id } = call;
+/** The JSON-RPC answer to request `id` for a tools/call outcome. */
+async function toolCallAnswer(
+  scope: Scope,
+  id: string | number,
+  run: Promise<CallToolResult>,
+): Promise<unknown> {
   try {
-    const result = await callTool(scope, call.request);
-    return Response.json({ jsonrpc: "2.0", id, result });
+    return { jsonrpc: "2.0", id, result: await run };
   } catch (error) {
     const rpc =
       error instanceof RpcError
@@ -177,8 +177,42 @@ async function fastToolCall(scope: Scope, request: Request, message: unknown): P
             ...(error.data === undefined ? {} : { data: error.data }),
           }
         : { code: ErrorCode.InternalError, message: "Internal error." };
-    return Response.json({ jsonrpc: "2.0", id, error: rpc });
+    return { jsonrpc: "2.0", id, error: rpc };
   }
+}
+
+/**
+ * The hot path without the SDK server: a single `tools/call` is handled
+ * directly (building a Server and transport per request costs more than the
+ * rest of a pass-through call). A client that takes a stream gets one only
+ * when something must reach it before the result (mcp-stream.ts). Everything
+ * else — initialize, ping, lists, batches, malformed messages — goes through
+ * the SDK, which also owns every protocol error. Returns null to fall back.
+ */
+async function fastToolCall(
+  scope: Scope,
+  request: Request,
+  message: unknown,
+  takes: { json: boolean; stream: boolean },
+): Promise<Response | null> {
+  const version = request.headers.get("mcp-protocol-version");
+  if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;
+  const call = plainToolCall(message);
+  if (call === null) return null;
+  const { id } = call;
+  if (!takes.stream) return Response.json(await toolCallAnswer(scope, id, callTool(scope, call.request)));
+  const stream = new LazyEventStream(!takes.json);
+  const relay: UpstreamNotificationRelay = async (notification) => {
+    const parsed = ServerNotificationSchema.safeParse(notification);
+    if (parsed.success) stream.send({ jsonrpc: "2.0", ...parsed.data });
+  };
+  const requestRelay: ClientRequestRelay = async (upstream) => stream.send({ jsonrpc: "2.0", ...upstream });
+  const done = toolCallAnswer(scope, id, callTool(scope, call.request, relay, requestRelay)).then((answer) =>
+    stream.finish(answer),
+  );
+  // The answer may outlive the returned Response when it streams.
+  scope.ctx.waitUntil(done);
+  return stream.response;
 }
 
 /** A JSON-RPC error answered before the protocol starts. */
@@ -240,8 +274,8 @@ export async function serveMcp(
   workspaceUid: string,
   admitted: { caller: Caller; platform: boolean },
 ): Promise<Response> {
-  const perMinute = (await workspaceCatalog(env, workspaceUid, admitted.caller.profile)).rateLimits
-    .mcpPerMinute;
+  const catalog = await workspaceCatalog(env, workspaceUid, admitted.caller.profile);
+  const perMinute = catalog.rateLimits.mcpPerMinute;
   if (!(await withinRate(env, "mcp", perMinute, workspaceUid, admitted.caller.keyId))) {
     return Response.json(
       { jsonrpc: "2.0", id: null, error: { code: -32000, message: rateLimitedDetail(perMinute) } },
@@ -253,7 +287,15 @@ export async function serveMcp(
   let { json } = negotiated;
   const origin = mcpOrigin(request.headers);
   if (!origin.ok) return problemResponse(origin.problem);
-  const scope: Scope = { env, ctx, workspaceUid, caller: admitted.caller, origin: origin.value };
+  const scope: Scope = {
+    env,
+    ctx,
+    workspaceUid,
+    caller: admitted.caller,
+    origin: origin.value,
+    catalog,
+    clientCapabilities: sessionCapabilities(origin.value.sessionId),
+  };
   const type = (request.headers.get("content-type") ?? "").toLowerCase();
   let parsedBody: unknown;
   if (request.method === "POST" && type.includes("application/json")) {
@@ -266,13 +308,24 @@ export async function serveMcp(
     // upstream's progress and log notifications can reach it before the result.
     if (json && asksForProgress(parsedBody) && acceptsEventStream(request.headers.get("accept")))
       json = false;
-    if (json && parsedBody !== undefined) {
-      const fast = await fastToolCall(scope, request, parsedBody);
+    if (parsedBody !== undefined) {
+      const answers = await forwardClientAnswers(scope, parsedBody, () =>
+        keyRevoked(env, workspaceUid, admitted),
+      );
+      if (answers !== null) return answers;
+      const stream = acceptsEventStream(request.headers.get("accept"));
+      const fast = await fastToolCall(scope, request, parsedBody, { json: negotiated.json, stream });
       if (fast !== null) return fast;
     }
   }
-  const revoked = await keyRevoked(env, workspaceUid, admitted);
+  // Off the hot path the catalog is confirmed current: initialize declares, and the lists
+  // pass through, what the services offer now, not what an isolate copy remembers.
+  const [revoked, version] = await Promise.all([
+    keyRevoked(env, workspaceUid, admitted),
+    env.WORKSPACE.getByName(workspaceUid).catalogVersion(),
+  ]);
   if (revoked !== null) return problemResponse(revoked);
+  scope.catalog = await workspaceCatalog(env, workspaceUid, admitted.caller.profile, { version });
   const headers = new Headers(request.headers);
   headers.set("accept", accept);
   const server = buildServer(scope, !json);
@@ -288,5 +341,14 @@ export async function serveMcp(
     parsedBody === undefined ? undefined : { parsedBody },
   );
   if (json) ctx.waitUntil(server.close().catch(() => undefined));
-  return response;
+  return withIssuedSession(parsedBody, response);
+}
+
+/** An accepted `initialize` gets a session id that carries the client's relayable capabilities. */
+function withIssuedSession(message: unknown, response: Response): Response {
+  if (!response.ok || !isJsonObject(message) || message.method !== "initialize") return response;
+  const params = isJsonObject(message.params) ? message.params : {};
+  const headers = new Headers(response.headers);
+  headers.set(SESSION_HEADER, issueSessionId(relayCapabilities(params.capabilities)));
+  return new Response(response.body, { status: response.status, headers });
 }

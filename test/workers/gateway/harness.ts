@@ -3,7 +3,11 @@
 // client talking to the gateway's own fetch handler.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { CallToolResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolResultSchema,
+  type CallToolResult,
+  type ClientCapabilities,
+} from "@modelcontextprotocol/sdk/types.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -144,12 +148,22 @@ export const gatewayFetch =
 export async function connect(
   g: Gw,
   key: string = g.callKey,
-  options: { headers?: Record<string, string>; sessionId?: string } = {},
+  options: {
+    headers?: Record<string, string>;
+    sessionId?: string;
+    /** Declared in initialize; set the matching request handlers with `handlers`. */
+    capabilities?: ClientCapabilities;
+    handlers?: (client: Client) => void;
+  } = {},
 ): Promise<Client> {
   const client = new Client(
     { name: "gateway-test", version: "1.0.0" },
-    { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
+    {
+      jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
+      ...(options.capabilities === undefined ? {} : { capabilities: options.capabilities }),
+    },
   );
+  options.handlers?.(client);
   const transport = new StreamableHTTPClientTransport(new URL(`http://gateway.test/mcp/${g.ws}`), {
     requestInit: { headers: { ...options.headers, authorization: `Bearer ${key}` } },
     fetch: gatewayFetch(g),
@@ -157,6 +171,12 @@ export async function connect(
   });
   await client.connect(transport);
   return client;
+}
+
+/** The MCP session id the gateway issued the client on initialize. */
+export function issuedSession(client: Client): string | undefined {
+  const transport = client.transport;
+  return transport instanceof StreamableHTTPClientTransport ? transport.sessionId : undefined;
 }
 
 /** Calls a tool with the SDK client and returns the CallToolResult. */

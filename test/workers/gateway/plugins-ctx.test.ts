@@ -3,7 +3,7 @@
 // the call, an official-SDK client calls through `/mcp/{ws}`.
 import { describe, expect, it } from "vitest";
 import { deployPlugin } from "../../shared/plugins/pipeline-harness";
-import { callTool, connect, rawMcp, setup, type Gw } from "./harness";
+import { callTool, connect, issuedSession, rawMcp, setup, type Gw } from "./harness";
 
 const PROBE = { hook: "tool.execute.before" as const, input: { toolID: "probe", args: {} } };
 
@@ -71,7 +71,7 @@ function expectRecentIso(calledAt: string, from: number, to: number): void {
 }
 
 describe("plugins' tool.execute ctx on the MCP path", () => {
-  it("before and after get the call's requestId, workspaceUid and calledAt; no loop or session when none was sent", async () => {
+  it("before and after get the call's requestId, workspaceUid, calledAt and the session the gateway issued; no loop when none was sent", async () => {
     const g = await ctxWorkspace();
     const client = await connect(g);
     const from = Date.now();
@@ -82,7 +82,9 @@ describe("plugins' tool.execute ctx on the MCP path", () => {
     expect(requestId).toEqual(expect.any(String));
     const { output, ctx: after } = echoed(result);
     const before = JSON.parse(output) as Ctx;
-    expect(after).toEqual({ requestId, workspaceUid: g.ws, calledAt: expect.any(String) });
+    const sessionId = issuedSession(client);
+    expect(sessionId).toMatch(/^g1\./);
+    expect(after).toEqual({ requestId, workspaceUid: g.ws, calledAt: expect.any(String), sessionId });
     expectRecentIso(after.calledAt, from, to);
     // One call, one ctx: before saw the same.
     expect(before).toEqual(after);
@@ -117,6 +119,7 @@ describe("plugins' tool.execute ctx on the MCP path", () => {
       requestId: result._meta?.["rayrun/requestId"],
       workspaceUid: g.ws,
       calledAt: expect.any(String),
+      sessionId: issuedSession(client),
     });
     expectRecentIso(ctx.calledAt, from, Date.now());
   });

@@ -2,7 +2,10 @@
 // upstream with the call, and the upstream's progress and log notifications
 // reach a client that asked for progress, on the call's own stream, before
 // the result.
-import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  LoggingMessageNotificationSchema,
+  ResourceListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { call, callTool, connect, json, rawMcp, runs, setup } from "./harness";
 
@@ -27,6 +30,36 @@ describe("progress and log notifications", () => {
     ]);
     expect(logs).toEqual([{ level: "info", logger: "echo", data: "echoing hi" }]);
     await client.close();
+  });
+
+  it("without a progress token, a client that takes a stream still gets the upstream's log and list-changed notifications", async () => {
+    const g = await setup();
+    await g.upstream.mode("sse");
+    await g.upstream.chatty(true);
+    const client = await connect(g);
+    const seen: string[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      seen.push(`log ${String(n.params.data)}`);
+    });
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+      seen.push("resources changed");
+    });
+    expect(await callTool(client, "echo", { text: "hi" })).toMatchObject({ content: [{ text: "hi" }] });
+    expect(seen).toEqual(["log echoing hi", "resources changed"]);
+    await client.close();
+  });
+
+  it("a call with nothing to relay is answered as JSON, even to a client that takes a stream", async () => {
+    const g = await setup();
+    await g.upstream.mode("sse");
+    const res = await rawMcp(g, {
+      jsonrpc: "2.0",
+      id: 6,
+      method: "tools/call",
+      params: { name: "echo", arguments: { text: "plain" }, _meta: { progressToken: "p-2" } },
+    });
+    expect(res.headers.get("content-type")).toContain("application/json");
+    expect(await res.json()).toMatchObject({ id: 6, result: { content: [{ text: "plain" }] } });
   });
 
   it("a client that accepts only JSON gets the result alone, as JSON, even when it sends a progress token", async () => {

@@ -38,6 +38,12 @@ export function newUpstream() {
     requests: async () =>
       (await fetch(`${base}/_requests`)).json<{ method: string; sessionId: string | null }[]>(),
     calls: async () => (await fetch(`${base}/_calls`)).json<unknown[]>(),
+    /** Whether it offers resources, a template, a prompt and completions beside tools (on by default). */
+    extras: (on: boolean) => control("_extras", { on }),
+    /** Every resources/subscribe and /unsubscribe it received, as "subscribe <uri>". */
+    subscriptions: async () => (await fetch(`${base}/_subscriptions`)).json<string[]>(),
+    /** The id every answer of its resources and prompts is tagged with. */
+    tag: id,
   };
 }
 

@@ -1,0 +1,191 @@
+// Requests to an upstream over its remembered MCP session. An upstream is
+// initialized once per isolate and owner (the MCP handshake: initialize +
+// notifications/initialized) and its session — the session id of a stateful
+// server, none for a stateless one — and negotiated protocol version are
+// reused, so a request costs a single POST. A remembered session the upstream
+// no longer knows (HTTP 404, or 400 from a server that became stateful) is
+// replaced by a fresh handshake and the request sent once more: the upstream
+// refused it at the transport, so it never ran.
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import type { RelayCapabilities } from "../services/client-session";
+import {
+  exchange,
+  type ExchangeAnswer,
+  type ExchangeSinks,
+  type ExchangeTarget,
+  type UpstreamRequest,
+} from "../services/mcp-exchange";
+import { CLIENT_INFO } from "../services/upstream";
+
+const SESSION_ENTRIES = 1024;
+
+export interface UpstreamSession {
+  sessionId: string | null;
+  protocolVersion: string;
+}
+
+/** Whose session: the workspace, the service and the client's own MCP session, when it has one. */
+export interface SessionOwner {
+  workspaceUid: string;
+  serviceUid: string;
+  clientSession?: string;
+}
+
+export interface UpstreamEndpoint {
+  url: string;
+  bearerToken: string | null;
+  /** Bound on the whole request: the handshake when one is needed, and the request. */
+  timeoutMs: number;
+  owner: SessionOwner;
+  /**
+   * What the gateway declares to the upstream on this owner's behalf: the
+   * client capabilities it relays requests for (none when it relays none).
+   */
+  capabilities?: RelayCapabilities;
+}
+
+export type SessionAnswer =
+  | ExchangeAnswer
+  /** No answer within the endpoint's timeout. */
+  | { kind: "timeout"; message: string }
+  /** The handshake failed or the request could not be sent. */
+  | { kind: "unreachable"; message: string };
+
+/** What the caller does with the upstream's messages during the request. */
+export interface SessionSinks {
+  notify?: ExchangeSinks["notify"];
+  /** Receives the upstream's requests with the session they arrived on; false: refuse them. */
+  request?: (request: UpstreamRequest, session: UpstreamSession) => Promise<boolean>;
+}
+
+// Keyed by owner, URL and token: a session belongs to the workspace, service
+// and client session that opened it, so stateful upstream state never crosses
+// tenants or clients, and to the token it was opened with. The token is already
+// in this isolate's memory while calls run; it never leaves it.
+const sessions = new Map<string, UpstreamSession>();
+
+/** For tests: forget every upstream session. */
+export function clearUpstreamSessions(): void {
+  sessions.clear();
+}
+
+function remember(key: string, session: UpstreamSession): void {
+  sessions.delete(key);
+  sessions.set(key, session);
+  if (sessions.size > SESSION_ENTRIES) {
+    const oldest = sessions.keys().next();
+    if (!oldest.done) sessions.delete(oldest.value);
+  }
+}
+
+const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+let nextId = 1;
+
+export function summary(answer: SessionAnswer): string {
+  switch (answer.kind) {
+    case "http_error":
+      return `HTTP ${answer.status}`;
+    case "rpc_error":
+    case "unusable":
+    case "timeout":
+    case "unreachable":
+      return answer.message;
+    default:
+      return answer.kind;
+  }
+}
+
+async function handshake(
+  endpoint: UpstreamEndpoint,
+  signal: AbortSignal,
+): Promise<UpstreamSession | { failed: string }> {
+  const { url, bearerToken } = endpoint;
+  const base: ExchangeTarget = { url, bearerToken, sessionId: null, protocolVersion: null };
+  const init = await exchange(
+    base,
+    {
+      method: "initialize",
+      id: nextId++,
+      params: {
+        protocolVersion: LATEST_PROTOCOL_VERSION,
+        capabilities: endpoint.capabilities ?? {},
+        clientInfo: CLIENT_INFO,
+      },
+    },
+    signal,
+  );
+  if (init.kind !== "result") return { failed: `initialize failed (${summary(init)})` };
+  const version = init.result.protocolVersion;
+  if (typeof version !== "string" || !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+    return { failed: `the upstream speaks an unsupported protocol version ${JSON.stringify(version)}` };
+  }
+  const session: UpstreamSession = { sessionId: init.sessionId, protocolVersion: version };
+  const initialized = await exchange(
+    { ...base, ...session },
+    { method: "notifications/initialized" },
+    signal,
+  );
+  if (initialized.kind !== "accepted") return { failed: `initialized was refused (${summary(initialized)})` };
+  return session;
+}
+
+const sessionKeyOf = ({ owner, url, bearerToken, capabilities }: UpstreamEndpoint): string =>
+  [
+    owner.workspaceUid,
+    owner.serviceUid,
+    owner.clientSession ?? "",
+    url,
+    bearerToken ?? "",
+    JSON.stringify(capabilities ?? {}),
+  ].join("\n");
+
+/** One request (with an id) or notification (without) over the owner's session. */
+export async function requestUpstream(
+  endpoint: UpstreamEndpoint,
+  message: { method: string; params?: Record<string, unknown>; notification?: true },
+  sinks: SessionSinks = {},
+): Promise<SessionAnswer> {
+  const { url, bearerToken, timeoutMs } = endpoint;
+  const key = sessionKeyOf(endpoint);
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    let session = sessions.get(key);
+    let remembered = session !== undefined;
+    for (;;) {
+      if (session === undefined) {
+        const opened = await handshake(endpoint, signal);
+        if ("failed" in opened) return { kind: "unreachable", message: opened.failed };
+        session = opened;
+        remember(key, session);
+      }
+      const current = session;
+      const { notification, ...body } = message;
+      const answer = await exchange(
+        { url, bearerToken, ...current },
+        notification ? body : { ...body, id: nextId++ },
+        signal,
+        {
+          ...(sinks.notify === undefined ? {} : { notify: sinks.notify }),
+          ...(sinks.request === undefined
+            ? {}
+            : {
+                request: (request: UpstreamRequest) =>
+                  sinks.request?.(request, current) ?? Promise.resolve(false),
+              }),
+        },
+      );
+      if (remembered && answer.kind === "http_error" && (answer.status === 404 || answer.status === 400)) {
+        sessions.delete(key);
+        session = undefined;
+        remembered = false;
+        continue;
+      }
+      return answer;
+    }
+  } catch (error) {
+    if (signal.aborted)
+      return { kind: "timeout", message: `The upstream did not answer within ${timeoutMs} ms.` };
+    return { kind: "unreachable", message: describe(error) };
+  }
+}

@@ -1,0 +1,27 @@
+// JSON-RPC errors the MCP endpoint answers, worded once.
+
+/**
+ * A JSON-RPC error the SDK answers as given. Not the SDK's McpError: that
+ * prefixes its message with "MCP error <code>:", and the client's SDK wraps
+ * it in another, so users read the prefix twice.
+ */
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * An upstream error's message without the "MCP error <code>: " an SDK server
+ * puts in front of it: the client's SDK adds its own, and users would read it twice.
+ */
+export function bareMessage(code: number, message: string): string {
+  const prefix = `MCP error ${code}: `;
+  let bare = message;
+  while (bare.startsWith(prefix)) bare = bare.slice(prefix.length);
+  return bare;
+}
