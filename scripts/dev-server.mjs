@@ -150,6 +150,17 @@ function signalGroup(pid, signal) {
 }
 
 /**
+ * Vars every local run sets: the MCP endpoint answers only under the loopback names, so a web page
+ * cannot reach it by pointing its own host name at this machine (DNS rebinding).
+ */
+function localVars(stateDir) {
+  const path = join(stateDir, "local.env");
+  mkdirSync(stateDir, { recursive: true });
+  writeFileSync(path, 'MCP_ALLOWED_HOSTS="localhost,127.0.0.1,[::1]"\n');
+  return path;
+}
+
+/**
  * `observability: false` turns off wrangler's local trace collector and data explorer: the collector
  * streams a trace of every invocation (each request, Durable Object call and outbound fetch) to
  * another Worker, which costs a few ms of CPU per request on a 2-core machine. `logLevel: "warn"`
@@ -262,7 +273,7 @@ export async function startDevServer({
         devVarsPath,
         "--inspector-port",
         String(port + 1000),
-        ...envFiles.flatMap((file) => ["--env-file", file]),
+        ...[localVars(stateDir), ...envFiles].flatMap((file) => ["--env-file", file]),
         "--persist-to",
         stateDir,
         ...common,

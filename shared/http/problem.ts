@@ -7,6 +7,7 @@ const PROBLEMS = {
   json_too_deep: { status: 400, title: "The JSON nests deeper than the limit" },
   unauthorized: { status: 401, title: "A valid API key is required" },
   forbidden: { status: 403, title: "The API key lacks the required scope" },
+  forbidden_origin: { status: 403, title: "The Host or Origin is not allowed" },
   not_found: { status: 404, title: "Not found" },
   workspace_not_found: { status: 404, title: "The workspace does not exist" },
   method_not_allowed: { status: 405, title: "Method not allowed" },
