@@ -161,6 +161,26 @@ function buildServer(state: UpstreamState, authorization: string | null): McpSer
       ),
     );
   }
+  // Listed only to a client that declares sampling, as some servers do; a stateless server never
+  // knows its client's capabilities, so only the stateful modes list it.
+  server.server.oninitialized = () => {
+    if (server.server.getClientCapabilities()?.sampling === undefined) return;
+    server.registerTool(
+      "ask_model",
+      { description: "Asks the client's model", inputSchema: { q: z.string() } },
+      async (args, extra) => {
+        record("ask_model", args);
+        const answer = await extra.sendRequest(
+          {
+            method: "sampling/createMessage",
+            params: { messages: [{ role: "user", content: { type: "text", text: args.q } }], maxTokens: 5 },
+          },
+          CreateMessageResultSchema,
+        );
+        return { content: [{ type: "text", text: `model said: ${summarise(answer)}` }] };
+      },
+    );
+  };
   for (const name of state.hidden) registered.get(name)?.disable();
   for (const [name, { execution, ...listed }] of state.listings) {
     const tool = registered.get(name);

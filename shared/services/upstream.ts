@@ -29,12 +29,23 @@ export interface UpstreamOptions {
 
 export const CLIENT_INFO = { name: "rayrun-hooks", version: "1.0.0" };
 
+/**
+ * What the index declares: every client capability the gateway can relay. An
+ * upstream may list some tools only to clients that declare one (a sampling
+ * tool to a client that samples); the gateway lists them to its clients, and
+ * a call from a client without the capability has its request refused.
+ */
+const RELAYABLE_CAPABILITIES = { sampling: {}, elicitation: { form: {}, url: {} }, roots: {} };
+
 /** A connected SDK client; always `close()` it. */
 export async function connectUpstream(url: string, options: UpstreamOptions = {}): Promise<Client> {
   const headers: Record<string, string> = {};
   if (options.bearerToken) headers.authorization = `Bearer ${options.bearerToken}`;
   // The SDK's default Ajv validator compiles with `new Function`, which workerd forbids.
-  const client = new Client(CLIENT_INFO, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
+  const client = new Client(CLIENT_INFO, {
+    jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
+    capabilities: RELAYABLE_CAPABILITIES,
+  });
   const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
   await client.connect(transport, { timeout: UPSTREAM_LIMITS.requestTimeoutMs });
   return client;

@@ -10,6 +10,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { describe, expect, it } from "vitest";
+import { refresh } from "../api/services/harness";
 import { call, callTool, connect, issuedSession, json, rawMcp, setup, type Gw } from "./harness";
 
 const METHODS = ["sampling/createMessage", "elicitation/create", "roots/list"] as const;
@@ -101,5 +102,16 @@ describe("upstream requests during a call", () => {
     });
     await client.close();
     await other.close();
+  });
+
+  it("a tool an upstream lists only to clients that sample is indexed, and a sampling client's call is answered by its model", async () => {
+    const g = await statefulSse();
+    const indexed = await refresh(g.ws, g.serviceUid);
+    expect(indexed.tools.map((t) => t.upstreamName)).toContain("ask_model");
+    const client = await capable(g);
+    expect(await callTool(client, "ask_model", { q: "hello?" })).toMatchObject({
+      content: [{ type: "text", text: "model said: sampled by the client" }],
+    });
+    await client.close();
   });
 });
