@@ -16,6 +16,7 @@ import {
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { AnySchema } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import { z } from "zod";
+import { InMemoryEventStore } from "../conformance/event-store.ts";
 import { EXTRAS_CAPABILITIES, registerExtras, type ExtrasState } from "./extras.ts";
 
 export interface RecordedCall {
@@ -55,6 +56,8 @@ interface UpstreamState {
   changeOnCall: boolean;
   /** When set, echo first sends this request to its client and reports how it was answered. */
   asksClient: "sampling/createMessage" | "elicitation/create" | "roots/list" | null;
+  /** When set, echo closes its event stream before it answers (a resumable stream, "stateful-sse" only). */
+  closesStream: boolean;
   /** How long every tools/call waits before it is answered, to exercise timeouts. */
   callDelayMs: number;
   /** Title, annotations, execution and `_meta` listed for a tool, by name (outside its definition). */
@@ -122,6 +125,11 @@ function buildServer(state: UpstreamState, authorization: string | null): McpSer
         });
         if (state.extras.on) await extra.sendNotification({ method: "notifications/resources/list_changed" });
         await progress(2);
+      }
+      if (state.closesStream && extra.closeSSEStream !== undefined) {
+        // Closes the call's stream before answering: the client must come back for the result.
+        extra.closeSSEStream();
+        await new Promise((resolve) => setTimeout(resolve, 150));
       }
       if (state.asksClient !== null) {
         const asked = await askClient(state.asksClient, extra.sendRequest);
@@ -253,6 +261,7 @@ export function createUpstreams() {
         asksClient: null,
         chatty: false,
         changeOnCall: false,
+        closesStream: false,
         extras: { tag: id, on: true, subscriptions: [] },
         listings: new Map(),
         sessions: new Map(),
@@ -288,6 +297,11 @@ export function createUpstreams() {
       return Response.json({ count });
     }
     if (action === "_requests") return Response.json(state.requests);
+    if (action === "_closesStream" && request.method === "POST") {
+      const { on } = await readJson<{ on: boolean }>(request);
+      state.closesStream = on;
+      return Response.json({ on });
+    }
     if (action === "_subscriptions") return Response.json(state.extras.subscriptions);
     if (action === "_extras" && request.method === "POST") {
       const { on } = await readJson<{ on: boolean }>(request);
@@ -391,8 +405,10 @@ async function serveStateful(request: Request, state: UpstreamState): Promise<Re
   if (known) return known.handleRequest(request);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => crypto.randomUUID(),
-    // "stateful-sse" answers on an event stream, where the server can also send the client requests.
+    // "stateful-sse" answers on an event stream, where the server can also send the client requests,
+    // and keeps what it sent so a client can resume a stream it closed (Last-Event-ID).
     enableJsonResponse: state.mode === "stateful",
+    ...(state.mode === "stateful-sse" ? { eventStore: new InMemoryEventStore(), retryInterval: 100 } : {}),
     onsessioninitialized: (id) => {
       state.sessions.set(id, transport);
     },

@@ -137,20 +137,41 @@ export interface ExchangeSinks {
   request?: RequestSink;
 }
 
-/** The first SSE event that answers `id`; progress and other messages are skipped, requests refused. */
-async function answerFromStream(
+/** How often, and after how long at most, a stream an upstream closed before its answer is resumed. */
+export const RESUME_LIMITS = { attempts: 5, maxDelayMs: 5_000, defaultDelayMs: 1_000 } as const;
+
+/** Where a stream stopped: the last event id it carried and the `retry` it asked for. */
+interface StreamPosition {
+  lastEventId?: string;
+  retryMs?: number;
+}
+
+/**
+ * Reads one SSE stream for the event that answers `id`; progress and other
+ * messages are relayed or skipped, requests relayed or refused. Null when the
+ * stream ended first (the upstream may have closed it to be resumed).
+ */
+async function readStream(
   body: ReadableStream<Uint8Array>,
   id: number,
   refuse: (request: UpstreamRequest) => Promise<void>,
   sinks: ExchangeSinks,
-): Promise<ExchangeAnswer> {
+  position: StreamPosition,
+): Promise<ExchangeAnswer | null> {
   const { notify } = sinks;
-  const events = body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
+  const events = body.pipeThrough(new TextDecoderStream()).pipeThrough(
+    new EventSourceParserStream({
+      onRetry: (retry) => {
+        position.retryMs = retry;
+      },
+    }),
+  );
   const reader = events.getReader();
   try {
     for (;;) {
       const next = await reader.read();
-      if (next.done) return { kind: "unusable", message: "the event stream ended without an answer" };
+      if (next.done) return null;
+      if (next.value.id !== undefined) position.lastEventId = next.value.id;
       if (next.value.event !== undefined && next.value.event !== "message") continue;
       let parsed: unknown;
       try {
@@ -175,6 +196,44 @@ async function answerFromStream(
     }
   } finally {
     await reader.cancel().catch(() => undefined);
+  }
+}
+
+/**
+ * The answer to `id` from an SSE stream. An upstream may close the stream
+ * before it answers and expect its client to come back for the rest (a GET
+ * with Last-Event-ID, after the `retry` it sent): the gateway does, a few
+ * times, within the exchange's deadline.
+ */
+async function answerFromStream(
+  target: ExchangeTarget,
+  body: ReadableStream<Uint8Array>,
+  id: number,
+  refuse: (request: UpstreamRequest) => Promise<void>,
+  sinks: ExchangeSinks,
+  signal: AbortSignal,
+): Promise<ExchangeAnswer> {
+  const position: StreamPosition = {};
+  let stream = body;
+  for (let attempt = 0; ; attempt++) {
+    const answer = await readStream(stream, id, refuse, sinks, position);
+    if (answer !== null) return answer;
+    const { lastEventId } = position;
+    if (lastEventId === undefined || attempt >= RESUME_LIMITS.attempts) {
+      return { kind: "unusable", message: "the event stream ended without an answer" };
+    }
+    const delay = Math.min(position.retryMs ?? RESUME_LIMITS.defaultDelayMs, RESUME_LIMITS.maxDelayMs);
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    const headers = headersFor(target);
+    headers.set("accept", "text/event-stream");
+    headers.set("last-event-id", lastEventId);
+    headers.delete("content-type");
+    const resumed = await fetch(target.url, { method: "GET", headers, signal });
+    if (!resumed.ok || resumed.body === null) {
+      await resumed.body?.cancel();
+      return { kind: "unusable", message: `resuming the event stream failed (HTTP ${resumed.status})` };
+    }
+    stream = resumed.body;
   }
 }
 
@@ -203,12 +262,14 @@ export async function exchange(
   }
   let answer: ExchangeAnswer;
   if (type.includes("text/event-stream") && response.body) {
+    const session = { ...target, sessionId: sessionId ?? target.sessionId };
     answer = await answerFromStream(
+      session,
       response.body,
       message.id,
-      (request) =>
-        refuseUpstreamRequest({ ...target, sessionId: sessionId ?? target.sessionId }, request, signal),
+      (request) => refuseUpstreamRequest(session, request, signal),
       sinks,
+      signal,
     );
   } else if (type.includes("application/json")) {
     let parsed: unknown;

@@ -62,6 +62,17 @@ describe("progress and log notifications", () => {
     expect(await res.json()).toMatchObject({ id: 6, result: { content: [{ text: "plain" }] } });
   });
 
+  it("an upstream that closes its stream before answering is resumed with Last-Event-ID, and the call gets the answer", async () => {
+    const g = await setup();
+    await g.upstream.mode("stateful-sse");
+    await g.upstream.closesStream(true);
+    const client = await connect(g);
+    expect(await callTool(client, "echo", { text: "resumed" })).toMatchObject({
+      content: [{ type: "text", text: "resumed" }],
+    });
+    await client.close();
+  });
+
   it("a client that accepts only JSON gets the result alone, as JSON, even when it sends a progress token", async () => {
     const g = await setup();
     await g.upstream.mode("sse");
