@@ -56,6 +56,8 @@ interface UpstreamState {
   changeOnCall: boolean;
   /** When set, echo first sends this request to its client and reports how it was answered. */
   asksClient: "sampling/createMessage" | "elicitation/create" | "roots/list" | null;
+  /** When set, echo logs and asks for the client's roots on the session's standalone stream. */
+  announces: boolean;
   /** When set, echo closes its event stream before it answers (a resumable stream, "stateful-sse" only). */
   closesStream: boolean;
   /** How long every tools/call waits before it is answered, to exercise timeouts. */
@@ -125,6 +127,16 @@ function buildServer(state: UpstreamState, authorization: string | null): McpSer
         });
         if (state.extras.on) await extra.sendNotification({ method: "notifications/resources/list_changed" });
         await progress(2);
+      }
+      if (state.announces) {
+        // Outside the call: on the session's standalone stream, as a server does for session events.
+        await server.sendLoggingMessage({ level: "info", logger: "session", data: "announced" });
+        const roots = await server.server.listRoots(undefined, { timeout: 5_000 });
+        return {
+          content: [
+            { type: "text", text: `${args.text} (roots: ${roots.roots.map((r) => r.uri).join(",")})` },
+          ],
+        };
       }
       if (state.closesStream && extra.closeSSEStream !== undefined) {
         // Closes the call's stream before answering: the client must come back for the result.
@@ -262,6 +274,7 @@ export function createUpstreams() {
         chatty: false,
         changeOnCall: false,
         closesStream: false,
+        announces: false,
         extras: { tag: id, on: true, subscriptions: [] },
         listings: new Map(),
         sessions: new Map(),
@@ -297,6 +310,11 @@ export function createUpstreams() {
       return Response.json({ count });
     }
     if (action === "_requests") return Response.json(state.requests);
+    if (action === "_announces" && request.method === "POST") {
+      const { on } = await readJson<{ on: boolean }>(request);
+      state.announces = on;
+      return Response.json({ on });
+    }
     if (action === "_closesStream" && request.method === "POST") {
       const { on } = await readJson<{ on: boolean }>(request);
       state.closesStream = on;
@@ -347,6 +365,11 @@ export function createUpstreams() {
     }
     if (action !== "mcp") return new Response("not found", { status: 404 });
     if (request.method === "POST") request = await recordRequest(request, state);
+    if (request.method === "GET")
+      state.requests.push({
+        method: "GET (standalone stream)",
+        sessionId: request.headers.get("mcp-session-id"),
+      });
     if (state.callDelayMs > 0 && state.requests.at(-1)?.method === "tools/call") {
       await new Promise((resolve) => setTimeout(resolve, state.callDelayMs));
     }

@@ -70,7 +70,10 @@ export function offeredCapabilities(catalog: WorkspaceCatalog): UpstreamCapabili
   };
 }
 
-async function endpointOf(scope: PassthroughScope, entry: CatalogService): Promise<Passed<UpstreamEndpoint>> {
+export async function endpointOf(
+  scope: PassthroughScope,
+  entry: CatalogService,
+): Promise<Passed<UpstreamEndpoint>> {
   const { service } = entry;
   const bearer = await serviceBearer(scope.rootKey, scope.workspaceUid, service, entry.secret);
   if (!bearer.ok) {

@@ -130,6 +130,31 @@ async function handshake(
   return session;
 }
 
+// Handshakes under way, by session key: two requests of one owner that start together (a client's
+// standalone stream and its first call) share one upstream session instead of opening two.
+const opening = new Map<string, Promise<UpstreamSession | { failed: string }>>();
+
+/** The owner's remembered session, or a new one (one handshake however many ask at once). */
+export async function openSession(
+  endpoint: UpstreamEndpoint,
+  signal: AbortSignal,
+): Promise<UpstreamSession | { failed: string }> {
+  const key = sessionKeyOf(endpoint);
+  const known = sessions.get(key);
+  if (known !== undefined) return known;
+  let pending = opening.get(key);
+  if (pending === undefined) {
+    pending = handshake(endpoint, signal)
+      .then((opened) => {
+        if (!("failed" in opened)) remember(key, opened);
+        return opened;
+      })
+      .finally(() => opening.delete(key));
+    opening.set(key, pending);
+  }
+  return pending;
+}
+
 const sessionKeyOf = ({ owner, url, bearerToken, capabilities }: UpstreamEndpoint): string =>
   [
     owner.workspaceUid,
@@ -154,10 +179,9 @@ export async function requestUpstream(
     let remembered = session !== undefined;
     for (;;) {
       if (session === undefined) {
-        const opened = await handshake(endpoint, signal);
+        const opened = await openSession(endpoint, signal);
         if ("failed" in opened) return { kind: "unreachable", message: opened.failed };
         session = opened;
-        remember(key, session);
       }
       const current = session;
       const { notification, ...body } = message;

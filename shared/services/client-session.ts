@@ -83,3 +83,6 @@ export function sessionCapabilities(sessionId: string | undefined): RelayCapabil
 
 /** The part of a gateway-issued session id that identifies the session (capabilities aside). */
 export const sessionKey = (sessionId: string): string => sessionId.split(".").slice(0, 2).join(".");
+
+/** Whether the gateway issued this session id (a client's own ids carry nothing). */
+export const isIssuedSession = (sessionId: string): boolean => sessionId.startsWith(PREFIX);

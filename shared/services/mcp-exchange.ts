@@ -32,7 +32,7 @@ export type ExchangeAnswer =
   | { kind: "http_error"; status: number }
   | { kind: "unusable"; message: string };
 
-function headersFor(target: ExchangeTarget): Headers {
+export function headersFor(target: ExchangeTarget): Headers {
   const headers = new Headers({
     "content-type": "application/json",
     accept: "application/json, text/event-stream",
@@ -73,7 +73,9 @@ export type NotificationSink = (notification: {
 }) => Promise<void>;
 
 /** A relayed notification in the stream, or null. */
-function relayedNotification(message: unknown): { method: string; params?: Record<string, unknown> } | null {
+export function relayedNotification(
+  message: unknown,
+): { method: string; params?: Record<string, unknown> } | null {
   if (!isJsonObject(message) || message.id !== undefined || typeof message.method !== "string") return null;
   if (!RELAYED_NOTIFICATIONS.has(message.method)) return null;
   const { params } = message;
@@ -90,7 +92,7 @@ export interface UpstreamRequest {
 /** Passes an upstream's request on to the client; false when it cannot (the gateway then refuses it). */
 export type RequestSink = (request: UpstreamRequest) => Promise<boolean>;
 
-function upstreamRequest(message: unknown): UpstreamRequest | null {
+export function upstreamRequest(message: unknown): UpstreamRequest | null {
   if (!isJsonObject(message) || typeof message.method !== "string") return null;
   const { id, params } = message;
   if (typeof id !== "string" && typeof id !== "number") return null;
@@ -117,7 +119,7 @@ export async function answerUpstream(
  * Answers a request the client cannot take at once with JSON-RPC's "method not
  * found": an unanswered request would hold the call until its timeout.
  */
-async function refuseUpstreamRequest(
+export async function refuseUpstreamRequest(
   target: ExchangeTarget,
   request: UpstreamRequest,
   signal: AbortSignal,
@@ -135,6 +137,16 @@ export interface ExchangeSinks {
   notify?: NotificationSink;
   /** Passes the upstream's requests to the client; without it (or when it declines) they are refused. */
   request?: RequestSink;
+}
+
+/** The JSON-RPC message an SSE event carries, or undefined (another event type, or not JSON). */
+export function jsonMessage(event: { event?: string | undefined; data: string }): unknown {
+  if (event.event !== undefined && event.event !== "message") return undefined;
+  try {
+    return JSON.parse(event.data) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** How often, and after how long at most, a stream an upstream closed before its answer is resumed. */
@@ -172,13 +184,8 @@ async function readStream(
       const next = await reader.read();
       if (next.done) return null;
       if (next.value.id !== undefined) position.lastEventId = next.value.id;
-      if (next.value.event !== undefined && next.value.event !== "message") continue;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(next.value.data);
-      } catch {
-        continue;
-      }
+      const parsed = jsonMessage(next.value);
+      if (parsed === undefined) continue;
       const notification = notify === undefined ? null : relayedNotification(parsed);
       if (notification !== null) {
         // A client that went away must not fail the call: the notification is dropped.

@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { notFoundHandler } from "../../shared/http/not-found";
 import { problemResponse } from "../../shared/http/problem";
 import { authenticateCaller } from "./auth";
@@ -6,6 +6,7 @@ import { BENCH_RELAY_PATH, benchRelay } from "./bench-relay";
 import { llmRoutes } from "./llm";
 import { serveMcp } from "./mcp";
 import { allowedHosts, hostRefusal } from "./mcp-host";
+import { listenMcp } from "./mcp-listen";
 
 // The data plane. It imports the sandbox and hook contracts, never the compiler:
 // `npm run check:gateway` fails the build if esbuild reaches this bundle.
@@ -14,24 +15,34 @@ export const gateway = new Hono<{ Bindings: Env }>();
 // Before /mcp/:ws, which would read "_bench" as a workspace (uids start with "ws_").
 gateway.post(BENCH_RELAY_PATH, benchRelay);
 
-// MCP over Streamable HTTP, stateless: POST only (session ids carry what the gateway needs; no
-// standalone SSE stream).
-gateway.post("/mcp/:ws", async (c) => {
-  // Read by name: the generated Env holds only the first config's vars (the API's).
-  const hosts: unknown = Reflect.get(c.env, "MCP_ALLOWED_HOSTS");
-  const refused = hostRefusal(c.req.raw, allowedHosts(typeof hosts === "string" ? hosts : undefined));
-  if (refused !== null) return problemResponse(refused);
-  const ws = c.req.param("ws");
-  const auth = await authenticateCaller(c.env, c.req.header("authorization"), ws);
-  if (!auth.ok) return problemResponse(auth.problem);
-  return serveMcp(c.req.raw, c.env, c.executionCtx, ws, auth);
-});
+/** The host names /mcp answers under; read by name: the generated Env holds only the API's vars. */
+function mcpHosts(env: Env): ReadonlySet<string> {
+  const hosts: unknown = Reflect.get(env, "MCP_ALLOWED_HOSTS");
+  return allowedHosts(typeof hosts === "string" ? hosts : undefined);
+}
 
-gateway.on(["GET", "DELETE"], "/mcp/:ws", () =>
+// MCP over Streamable HTTP. The gateway keeps no session state: the session ids it issues carry
+// what later requests need. POST carries messages; GET is the client's standalone stream (what its
+// stateful upstreams send outside any request). Both check the host names, then the key.
+const mcpRoute =
+  (serve: typeof serveMcp | typeof listenMcp) =>
+  async (c: Context<{ Bindings: Env }, "/mcp/:ws">): Promise<Response> => {
+    const refused = hostRefusal(c.req.raw, mcpHosts(c.env));
+    if (refused !== null) return problemResponse(refused);
+    const ws = c.req.param("ws");
+    const auth = await authenticateCaller(c.env, c.req.header("authorization"), ws);
+    if (!auth.ok) return problemResponse(auth.problem);
+    return serve(c.req.raw, c.env, c.executionCtx, ws, auth);
+  };
+
+gateway.post("/mcp/:ws", mcpRoute(serveMcp));
+gateway.get("/mcp/:ws", mcpRoute(listenMcp));
+
+gateway.delete("/mcp/:ws", () =>
   problemResponse({
     code: "method_not_allowed",
-    detail: "This MCP endpoint is stateless: send JSON-RPC messages with POST.",
-    headers: { allow: "POST" },
+    detail: "Sessions of this MCP endpoint hold no state to end: send JSON-RPC messages with POST.",
+    headers: { allow: "GET, POST" },
   }),
 );
 

@@ -6,7 +6,8 @@
 // which the hot path does without (see fastToolCall in mcp.ts).
 
 const encoder = new TextEncoder();
-const event = (message: unknown): Uint8Array =>
+/** One JSON-RPC message as an SSE `message` event. */
+export const sseEvent = (message: unknown): Uint8Array =>
   encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
 
 export class LazyEventStream {
@@ -45,7 +46,7 @@ export class LazyEventStream {
   send(message: unknown): boolean {
     if (this.#ended) return false;
     if (!this.#open) this.#start();
-    this.#controller?.enqueue(event(message));
+    this.#controller?.enqueue(sseEvent(message));
     return true;
   }
 

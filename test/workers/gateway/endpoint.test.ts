@@ -273,7 +273,7 @@ describe("protocol", () => {
     await client.close();
   });
 
-  it("GET on the endpoint is 405: the endpoint is stateless", async () => {
+  it("GET without a session the gateway issued is 405: there is no standalone stream to give", async () => {
     const g = await setup();
     const res = await gatewayFetch(g)(`http://gateway.test/mcp/${g.ws}`, {
       headers: { authorization: `Bearer ${g.callKey}`, accept: "text/event-stream" },

@@ -27,6 +27,8 @@ export function newUpstream() {
     changeOnCall: () => control("_changeOnCall", {}),
     /** echo reports progress (when asked) and logs a message before it answers. */
     chatty: (on: boolean) => control("_chatty", { on }),
+    /** echo logs and asks for its client's roots on the session's standalone stream (stateful modes). */
+    announces: (on: boolean) => control("_announces", { on }),
     /** echo closes its event stream before it answers; the client resumes it ("stateful-sse" only). */
     closesStream: (on: boolean) => control("_closesStream", { on }),
     /** echo first sends its client this request (null: it does not). */

@@ -1,0 +1,134 @@
+// `GET /mcp/{ws}`: a client's standalone stream. It carries what the client's
+// stateful upstream sessions send outside any request — log messages, list
+// changes, resource updates, and requests (roots/list at the start of a
+// session), relayed like those of a call. It exists only for a session the
+// gateway issued and while at least one upstream offers a stream; otherwise
+// the answer is 405, as the protocol allows.
+import { ServerNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { problemResponse } from "../../shared/http/problem";
+import type { Caller, GatewayEnv } from "../../shared/pipeline/call-state";
+import { workspaceCatalog } from "../../shared/pipeline/catalog-cache";
+import { endpointOf, type PassthroughScope } from "../../shared/pipeline/passthrough";
+import { eachMessage, listenUpstream } from "../../shared/pipeline/upstream-listen";
+import {
+  CAPABILITY_OF_METHOD,
+  isIssuedSession,
+  sessionCapabilities,
+} from "../../shared/services/client-session";
+import {
+  relayedNotification,
+  refuseUpstreamRequest,
+  upstreamRequest,
+} from "../../shared/services/mcp-exchange";
+import { reindexService } from "../../shared/services/reindex";
+import { relayId } from "../../shared/services/relay-id";
+import { keyRevoked } from "./auth";
+import { mcpOrigin } from "./mcp-origin";
+import { sseEvent } from "./mcp-stream";
+
+const noStream = () =>
+  problemResponse({
+    code: "method_not_allowed",
+    detail:
+      "No standalone stream: send JSON-RPC messages with POST (a stream needs a session this gateway issued and a stateful upstream).",
+    headers: { allow: "POST" },
+  });
+
+export async function listenMcp(
+  request: Request,
+  env: GatewayEnv,
+  ctx: Pick<ExecutionContext, "waitUntil">,
+  workspaceUid: string,
+  admitted: { caller: Caller; platform: boolean },
+): Promise<Response> {
+  if (!(request.headers.get("accept") ?? "").toLowerCase().includes("text/event-stream")) return noStream();
+  const origin = mcpOrigin(request.headers);
+  if (!origin.ok) return problemResponse(origin.problem);
+  const sessionId = origin.value.sessionId;
+  if (sessionId === undefined || !isIssuedSession(sessionId)) return noStream();
+  const [revoked, version] = await Promise.all([
+    keyRevoked(env, workspaceUid, admitted),
+    env.WORKSPACE.getByName(workspaceUid).catalogVersion(),
+  ]);
+  if (revoked !== null) return problemResponse(revoked);
+  const catalog = await workspaceCatalog(env, workspaceUid, admitted.caller.profile, { version });
+  const capabilities = sessionCapabilities(sessionId);
+  const scope: PassthroughScope = {
+    rootKey: env.RAYRUN_BOOTSTRAP_KEY,
+    workspaceUid,
+    caller: admitted.caller,
+    catalog,
+    clientSession: sessionId,
+    clientCapabilities: capabilities,
+  };
+
+  const abort = new AbortController();
+  const opened = await Promise.all(
+    catalog.services.map(async (entry) => {
+      const endpoint = await endpointOf(scope, entry);
+      if (endpoint.kind !== "ok") return null;
+      const listener = await listenUpstream(endpoint.value, abort.signal);
+      return listener === null ? null : { entry, endpoint: endpoint.value, ...listener };
+    }),
+  );
+  const listeners = opened.filter((listener) => listener !== null);
+  if (listeners.length === 0) return noStream();
+
+  let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const body = new ReadableStream<Uint8Array>({
+    start: (c) => {
+      controller = c;
+    },
+    // The client went away: every upstream stream is let go.
+    cancel: () => abort.abort(),
+  });
+  const send = (message: unknown) => {
+    try {
+      controller?.enqueue(sseEvent(message));
+    } catch {
+      abort.abort();
+    }
+  };
+  const pumps = listeners.map(({ entry, endpoint, session, body: upstream }) =>
+    eachMessage(upstream, abort.signal, async (message) => {
+      const notification = relayedNotification(message);
+      if (notification !== null) {
+        if (notification.method === "notifications/tools/list_changed") {
+          ctx.waitUntil(reindexService(env, entry.service, endpoint.bearerToken));
+          return;
+        }
+        const parsed = ServerNotificationSchema.safeParse(notification);
+        if (parsed.success) send({ jsonrpc: "2.0", ...parsed.data });
+        return;
+      }
+      const asked = upstreamRequest(message);
+      if (asked === null) return;
+      const capability = CAPABILITY_OF_METHOD[asked.method];
+      if (capability !== undefined && capabilities[capability] !== undefined) {
+        const id = relayId({
+          serviceUid: entry.service.uid,
+          upstreamSession: session.sessionId,
+          protocolVersion: session.protocolVersion,
+          upstreamId: asked.id,
+          clientSession: sessionId,
+        });
+        send({ jsonrpc: "2.0", ...asked, id });
+        return;
+      }
+      const target = { url: endpoint.url, bearerToken: endpoint.bearerToken, ...session };
+      await refuseUpstreamRequest(target, asked, abort.signal);
+    }),
+  );
+  const closeWhenDone = async () => {
+    await Promise.all(pumps);
+    try {
+      controller?.close();
+    } catch {
+      // Already cancelled by the client.
+    }
+  };
+  ctx.waitUntil(closeWhenDone());
+  return new Response(body, {
+    headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
+  });
+}
