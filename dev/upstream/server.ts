@@ -17,6 +17,7 @@ import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/proto
 import type { AnySchema } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import { z } from "zod";
 import { InMemoryEventStore } from "../conformance/event-store.ts";
+import { registerTaskTool, TASK_CAPABILITIES, taskStores } from "./task-tool.ts";
 import { EXTRAS_CAPABILITIES, registerExtras, type ExtrasState } from "./extras.ts";
 
 export interface RecordedCall {
@@ -72,10 +73,19 @@ interface UpstreamState {
 }
 
 function buildServer(state: UpstreamState, authorization: string | null): McpServer {
+  const stateful = state.mode === "stateful" || state.mode === "stateful-sse";
   const server = new McpServer(
     { name: "demo-upstream", version: "1.0.0" },
-    { capabilities: { logging: {}, ...(state.extras.on ? EXTRAS_CAPABILITIES : {}) } },
+    {
+      capabilities: {
+        logging: {},
+        ...(state.extras.on ? EXTRAS_CAPABILITIES : {}),
+        ...(stateful ? TASK_CAPABILITIES : {}),
+      },
+      ...(stateful ? taskStores() : {}),
+    },
   );
+  if (stateful) registerTaskTool(server);
   if (state.extras.on) registerExtras(server, state.extras.tag, state.extras);
   const record = (tool: string, args: unknown) => state.calls.push({ tool, arguments: args, authorization });
 

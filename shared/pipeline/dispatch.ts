@@ -2,7 +2,11 @@
 // from the workspace secret the service names; it is added here, after every
 // hook has run, and never reaches a hook. The upstream session is the owner's
 // (upstream-session.ts): a call costs a single POST once it is open.
-import { CallToolResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  type CallToolResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { JsonObject } from "../json";
 import type { NotificationSink, UpstreamRequest } from "../services/mcp-exchange";
 import { plainToolResult } from "../services/mcp-shapes";
@@ -33,6 +37,12 @@ export interface UpstreamTarget extends UpstreamEndpoint {
   notify?: NotificationSink;
   /** Passes a request the upstream sends during the call to the client; false when it cannot. */
   relayRequest?: (request: UpstreamRequest, session: UpstreamSession) => Promise<boolean>;
+  /**
+   * The upstream lists the tool with `execution.taskSupport: "required"`: the
+   * gateway calls it as a task and waits for the task's result in the call, so
+   * hooks see the result as for any tool (the gateway offers no tasks itself).
+   */
+  asTask?: boolean;
 }
 
 function outcomeOf(answer: SessionAnswer): DispatchOutcome {
@@ -63,6 +73,10 @@ export async function dispatchToolCall(
   args: JsonObject,
 ): Promise<DispatchOutcome> {
   const { progressToken, notify, relayRequest } = target;
+  const sinks = {
+    ...(notify === undefined ? {} : { notify }),
+    ...(relayRequest === undefined ? {} : { request: relayRequest }),
+  };
   const answer = await requestUpstream(
     target,
     {
@@ -71,12 +85,20 @@ export async function dispatchToolCall(
         name: upstreamName,
         arguments: args,
         ...(progressToken === undefined ? {} : { _meta: { progressToken } }),
+        ...(target.asTask ? { task: { ttl: target.timeoutMs } } : {}),
       },
     },
-    {
-      ...(notify === undefined ? {} : { notify }),
-      ...(relayRequest === undefined ? {} : { request: relayRequest }),
-    },
+    sinks,
   );
-  return outcomeOf(answer);
+  if (!target.asTask || answer.kind !== "result") return outcomeOf(answer);
+  // A task was created: `tasks/result` answers once it ends, and carries what the task asks the
+  // client meanwhile (elicitation, sampling) on its stream.
+  const created = CreateTaskResultSchema.safeParse(answer.result);
+  if (!created.success) return outcomeOf(answer);
+  const finished = await requestUpstream(
+    target,
+    { method: "tasks/result", params: { taskId: created.data.task.taskId } },
+    sinks,
+  );
+  return outcomeOf(finished);
 }

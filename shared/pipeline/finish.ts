@@ -62,6 +62,7 @@ export async function dispatchAndFinish(
       ...(state.req.progressToken === undefined ? {} : { progressToken: state.req.progressToken }),
       notify: upstreamNotifications(state),
       ...(relayRequest === undefined ? {} : { relayRequest }),
+      ...(found.tool.listing?.execution?.taskSupport === "required" ? { asTask: true } : {}),
     },
     found.tool.upstreamName,
     args,

@@ -114,4 +114,28 @@ describe("upstream requests during a call", () => {
     });
     await client.close();
   });
+
+  it("a tool the upstream runs only as a task is called as one: its elicitation reaches the client and the call gets the task's result", async () => {
+    const g = await statefulSse();
+    const indexed = await refresh(g.ws, g.serviceUid);
+    const tool = indexed.tools.find((t) => t.upstreamName === "slow_report");
+    expect(tool).toBeDefined();
+    const client = await capable(g);
+    const listed = (await client.listTools()).tools.find((t) => t.name === "slow_report");
+    expect(listed?.execution).toEqual({ taskSupport: "required" });
+    // The gateway offers no tasks, so the SDK's task-aware call falls back to a plain call.
+    const messages = [];
+    for await (const message of client.experimental.tasks.callToolStream({
+      name: "slow_report",
+      arguments: { topic: "tasks" },
+    }))
+      messages.push(message);
+    expect(messages).toEqual([
+      {
+        type: "result",
+        result: expect.objectContaining({ content: [{ type: "text", text: "report on tasks (accept)" }] }),
+      },
+    ]);
+    await client.close();
+  });
 });
