@@ -4,24 +4,15 @@
 // with the session the client's calls use, so what it says is about them.
 import { EventSourceParserStream } from "eventsource-parser/stream";
 import { headersFor, jsonMessage } from "../services/mcp-exchange";
-import { openSession, type UpstreamEndpoint, type UpstreamSession } from "./upstream-session";
+import type { UpstreamEndpoint, UpstreamSession } from "./upstream-session";
 
-export interface UpstreamListener {
-  session: UpstreamSession;
-  body: ReadableStream<Uint8Array>;
-}
-
-/** The upstream's standalone stream for the endpoint's session, or null when it offers none. */
+/** The upstream's standalone stream for an open stateful session, or null when it offers none. */
 export async function listenUpstream(
   endpoint: UpstreamEndpoint,
+  session: UpstreamSession,
   signal: AbortSignal,
-): Promise<UpstreamListener | null> {
-  const opened = await openSession(
-    endpoint,
-    AbortSignal.any([signal, AbortSignal.timeout(endpoint.timeoutMs)]),
-  );
-  if ("failed" in opened || opened.sessionId === null) return null;
-  const headers = headersFor({ url: endpoint.url, bearerToken: endpoint.bearerToken, ...opened });
+): Promise<ReadableStream<Uint8Array> | null> {
+  const headers = headersFor({ url: endpoint.url, bearerToken: endpoint.bearerToken, ...session });
   headers.set("accept", "text/event-stream");
   headers.delete("content-type");
   const response = await fetch(endpoint.url, { method: "GET", headers, signal }).catch(() => null);
@@ -31,7 +22,7 @@ export async function listenUpstream(
     await response.body?.cancel();
     return null;
   }
-  return { session: opened, body: response.body };
+  return response.body;
 }
 
 /** Each JSON message of an event stream, in order, until it ends or `signal` aborts. */

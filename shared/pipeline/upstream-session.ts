@@ -130,11 +130,13 @@ async function handshake(
   return session;
 }
 
-// Handshakes under way, by session key: two requests of one owner that start together (a client's
-// standalone stream and its first call) share one upstream session instead of opening two.
-const opening = new Map<string, Promise<UpstreamSession | { failed: string }>>();
-
-/** The owner's remembered session, or a new one (one handshake however many ask at once). */
+/**
+ * The owner's remembered session, or a new one. Two requests of one owner that
+ * start together (a client's standalone stream and its first call) may both
+ * open one; the first remembered is the one both use. A handshake is never
+ * shared between requests: in a Worker, I/O started for one request is bound
+ * to that request's context and connection limit.
+ */
 export async function openSession(
   endpoint: UpstreamEndpoint,
   signal: AbortSignal,
@@ -142,17 +144,12 @@ export async function openSession(
   const key = sessionKeyOf(endpoint);
   const known = sessions.get(key);
   if (known !== undefined) return known;
-  let pending = opening.get(key);
-  if (pending === undefined) {
-    pending = handshake(endpoint, signal)
-      .then((opened) => {
-        if (!("failed" in opened)) remember(key, opened);
-        return opened;
-      })
-      .finally(() => opening.delete(key));
-    opening.set(key, pending);
-  }
-  return pending;
+  const opened = await handshake(endpoint, signal);
+  if ("failed" in opened) return opened;
+  const first = sessions.get(key);
+  if (first !== undefined) return first;
+  remember(key, opened);
+  return opened;
 }
 
 const sessionKeyOf = ({ owner, url, bearerToken, capabilities }: UpstreamEndpoint): string =>

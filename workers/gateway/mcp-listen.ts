@@ -10,6 +10,7 @@ import type { Caller, GatewayEnv } from "../../shared/pipeline/call-state";
 import { workspaceCatalog } from "../../shared/pipeline/catalog-cache";
 import { endpointOf, type PassthroughScope } from "../../shared/pipeline/passthrough";
 import { eachMessage, listenUpstream } from "../../shared/pipeline/upstream-listen";
+import { openSession } from "../../shared/pipeline/upstream-session";
 import {
   CAPABILITY_OF_METHOD,
   isIssuedSession,
@@ -25,6 +26,14 @@ import { relayId } from "../../shared/services/relay-id";
 import { keyRevoked } from "./auth";
 import { mcpOrigin } from "./mcp-origin";
 import { sseEvent } from "./mcp-stream";
+
+/**
+ * Upstream streams one standalone stream holds: a Worker request may keep six
+ * connections open, and one is left for the handshakes and refusals it sends.
+ */
+export const STANDALONE_STREAMS_MAX = 5;
+/** Bound on opening the client's session with one upstream for its standalone stream. */
+const STANDALONE_OPEN_MS = 10_000;
 
 const noStream = () =>
   problemResponse({
@@ -63,15 +72,26 @@ export async function listenMcp(
   };
 
   const abort = new AbortController();
+  // The client's session with every upstream, opened together (each handshake ends; a stuck one
+  // is given up after STANDALONE_OPEN_MS), then a stream from each stateful one.
   const opened = await Promise.all(
     catalog.services.map(async (entry) => {
       const endpoint = await endpointOf(scope, entry);
       if (endpoint.kind !== "ok") return null;
-      const listener = await listenUpstream(endpoint.value, abort.signal);
-      return listener === null ? null : { entry, endpoint: endpoint.value, ...listener };
+      const signal = AbortSignal.any([abort.signal, AbortSignal.timeout(STANDALONE_OPEN_MS)]);
+      const session = await openSession(endpoint.value, signal).catch(() => null);
+      if (session === null || "failed" in session || session.sessionId === null) return null;
+      return { entry, endpoint: endpoint.value, session };
     }),
   );
-  const listeners = opened.filter((listener) => listener !== null);
+  const listeners = [];
+  // One stream at a time: a Worker request holds at most six connections, and each stream kept open is one.
+  for (const upstream of opened) {
+    if (upstream === null) continue;
+    if (listeners.length >= STANDALONE_STREAMS_MAX) break;
+    const body = await listenUpstream(upstream.endpoint, upstream.session, abort.signal);
+    if (body !== null) listeners.push({ ...upstream, body });
+  }
   if (listeners.length === 0) return noStream();
 
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
