@@ -103,6 +103,17 @@ describe("resources and prompts through the gateway", () => {
       expect(read.contents[0]).toMatchObject({ uri: "demo://readme", text: `readme of ${upstream.tag}` });
     }
     expect((await rpcError(client.getPrompt({ name: "summarise" }))).code).toBe(-32602);
+
+    // Templates too: a URI made from one is routed by its service prefix, and completions follow.
+    const templates = (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
+    expect(templates.toSorted()).toEqual(["demo__demo://notes/{id}", "docs__demo://notes/{id}"]);
+    const note = await client.readResource({ uri: "docs__demo://notes/beta" });
+    expect(note.contents[0]).toMatchObject({ text: `note beta of ${docs.tag}` });
+    const completed = await client.complete({
+      ref: { type: "ref/resource", uri: "docs__demo://notes/{id}" },
+      argument: { name: "id", value: "g" },
+    });
+    expect(completed.completion.values).toEqual(["gamma"]);
     await client.close();
   });
 
