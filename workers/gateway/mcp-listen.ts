@@ -26,6 +26,7 @@ import { relayId } from "../../shared/services/relay-id";
 import { keyRevoked } from "./auth";
 import { mcpOrigin } from "./mcp-origin";
 import { sseEvent } from "./mcp-stream";
+import { mcpRateRefusal, type RateEnv } from "./rate-limit";
 
 /**
  * Upstream streams one standalone stream holds: a Worker request may keep six
@@ -45,7 +46,7 @@ const noStream = () =>
 
 export async function listenMcp(
   request: Request,
-  env: GatewayEnv,
+  env: GatewayEnv & RateEnv,
   ctx: Pick<ExecutionContext, "waitUntil">,
   workspaceUid: string,
   admitted: { caller: Caller; platform: boolean },
@@ -61,6 +62,13 @@ export async function listenMcp(
   ]);
   if (revoked !== null) return problemResponse(revoked);
   const catalog = await workspaceCatalog(env, workspaceUid, admitted.caller.profile, { version });
+  const limited = await mcpRateRefusal(
+    env,
+    catalog.rateLimits.mcpPerMinute,
+    workspaceUid,
+    admitted.caller.keyId,
+  );
+  if (limited !== null) return limited;
   const capabilities = sessionCapabilities(sessionId);
   const scope: PassthroughScope = {
     rootKey: env.RAYRUN_BOOTSTRAP_KEY,

@@ -38,7 +38,7 @@ import { handleToolCall } from "../../shared/pipeline/tool-call";
 import { problemResponse } from "../../shared/http/problem";
 import { keyRevoked } from "./auth";
 import { refuseBatch } from "./mcp-batch";
-import { RATE_WINDOW_SECONDS, rateLimitedDetail, withinRate, type RateEnv } from "./rate-limit";
+import { mcpRateRefusal, type RateEnv } from "./rate-limit";
 import { mcpOrigin, SESSION_HEADER, type McpOrigin } from "./mcp-origin";
 import { INVALID_PARAMS_META_KEY, withToolCallParamsChecked } from "./mcp-params";
 import { registerPassthrough } from "./mcp-passthrough";
@@ -276,12 +276,8 @@ export async function serveMcp(
 ): Promise<Response> {
   const catalog = await workspaceCatalog(env, workspaceUid, admitted.caller.profile);
   const perMinute = catalog.rateLimits.mcpPerMinute;
-  if (!(await withinRate(env, "mcp", perMinute, workspaceUid, admitted.caller.keyId))) {
-    return Response.json(
-      { jsonrpc: "2.0", id: null, error: { code: -32000, message: rateLimitedDetail(perMinute) } },
-      { status: 429, headers: { "retry-after": String(RATE_WINDOW_SECONDS) } },
-    );
-  }
+  const limited = await mcpRateRefusal(env, perMinute, workspaceUid, admitted.caller.keyId);
+  if (limited !== null) return limited;
   const negotiated = negotiate(request.headers.get("accept"));
   const { accept } = negotiated;
   let { json } = negotiated;

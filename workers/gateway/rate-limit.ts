@@ -32,3 +32,17 @@ export async function withinRate(
 
 export const rateLimitedDetail = (perMinute: RateTier): string =>
   `This key may send ${perMinute} requests per minute here; retry after ${RATE_WINDOW_SECONDS} s.`;
+
+/** The JSON-RPC 429 for a key over its MCP rate, or null while it is within it (POST and GET count alike). */
+export async function mcpRateRefusal(
+  env: RateEnv,
+  perMinute: RateTier,
+  workspaceUid: string,
+  keyId: string,
+): Promise<Response | null> {
+  if (await withinRate(env, "mcp", perMinute, workspaceUid, keyId)) return null;
+  return Response.json(
+    { jsonrpc: "2.0", id: null, error: { code: -32000, message: rateLimitedDetail(perMinute) } },
+    { status: 429, headers: { "retry-after": String(RATE_WINDOW_SECONDS) } },
+  );
+}

@@ -60,9 +60,18 @@ describe("per-key request rates", () => {
       method: "tools/call",
       params: { name: "echo", arguments: { text: "x" } },
     });
+    const stream = await gatewayFetch(g)(`http://gateway.test/mcp/${g.ws}`, {
+      headers: {
+        authorization: `Bearer ${g.callKey}`,
+        accept: "text/event-stream",
+        "mcp-session-id": "g1.session",
+      },
+    });
     const refusedAgain = window() === refusedIn;
     expect(toolCall.status).toBe(refusedAgain ? 429 : 200);
     expect(await g.upstream.calls()).toHaveLength(refusedAgain ? 0 : 1);
+    // The standalone stream counts too (405 here, had it been served: the upstream is stateless).
+    expect(stream.status).toBe(refusedAgain ? 429 : 405);
 
     const other = await createKey(g.ws, { scopes: ["tools:call"], actor: "other" });
     expect((await rawMcp(g, ping, { key: other.key })).status).toBe(200);
