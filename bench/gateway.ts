@@ -194,6 +194,12 @@ async function run(url: string, upstreamUrl: string, bootstrap: string): Promise
   if (diag) {
     cases.push(
       {
+        // (b) from a client that takes only JSON: its answer can never become an event stream.
+        name: "(bj) no hook, JSON-only client",
+        send: () => passThrough({ ...auth, accept: "application/json" }),
+        check: (reply) => expectOk("pass-through, JSON only", reply),
+      },
+      {
         name: "(d) gateway MCP ping",
         send: () => gateway("POST", `/mcp/${ws.uid}`, { jsonrpc: "2.0", id: ++id, method: "ping" }, auth),
         check: (reply) => expectOk("ping", reply),
@@ -307,6 +313,9 @@ async function run(url: string, upstreamUrl: string, bootstrap: string): Promise
   if (diag) {
     // (c1) and (c2) are the last two cases; see MINIMAL_BEFORE_SOURCE.
     const [one, two] = summaries.slice(-2) as [Summary, Summary];
+    const jsonOnly = summaries[cases.findIndex((c) => c.name.startsWith("(bj)"))];
+    console.log("\nan answer that may become a stream (diag)");
+    if (jsonOnly !== undefined) delta("(b) − (bj) SSE-capable over JSON-only", b, jsonOnly);
     console.log("\nwhere (c) − (b) goes (diag)");
     delta("(c1) − (b) running one stage", one, b);
     delta("(c2) − (c1) a second stage", two, one);
