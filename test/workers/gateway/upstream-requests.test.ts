@@ -42,7 +42,7 @@ function capable(g: Gw, onSampling?: (requestId: string | number) => Promise<voi
         content: { ok: true },
       }));
       client.setRequestHandler(ListRootsRequestSchema, async () => ({
-        roots: [{ uri: "file:///work/client-root" }],
+        roots: [{ uri: "file:///client-root" }],
       }));
     },
   });
@@ -67,7 +67,7 @@ describe("upstream requests during a call", () => {
     const answers: Record<(typeof METHODS)[number], string> = {
       "sampling/createMessage": "sampled by the client",
       "elicitation/create": 'accept {"ok":true}',
-      "roots/list": "file:///work/client-root",
+      "roots/list": "file:///client-root",
     };
     for (const method of METHODS) {
       await g.upstream.asksClient(method);
