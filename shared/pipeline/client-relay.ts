@@ -1,20 +1,22 @@
-// What happens to a request an upstream sends during a call (sampling,
-// elicitation, roots): it goes to the client, under an id that says where the
-// answer belongs, when the client's session declared the capability and the
-// call has a stream to carry it; otherwise the gateway refuses it at once.
-import { CAPABILITY_OF_METHOD } from "../services/client-session";
+// What happens to a request an upstream sends its client (sampling,
+// elicitation, roots), during a call or on the client's standalone stream: it
+// goes to the client, under an id that says where the answer belongs, when the
+// client's session declared the capability and a stream can carry it;
+// otherwise the gateway refuses it at once.
+import { CAPABILITY_OF_METHOD, type RelayCapabilities } from "../services/client-session";
 import type { UpstreamRequest } from "../services/mcp-exchange";
 import { relayId } from "../services/relay-id";
-import type { ToolCallRequest } from "./call-state";
+import type { ClientRequestRelay, ToolCallRequest } from "./call-state";
 import type { UpstreamSession } from "./upstream-session";
 
-export function clientRequestRelay(
-  req: ToolCallRequest,
+export type UpstreamRequestRelay = (request: UpstreamRequest, session: UpstreamSession) => Promise<boolean>;
+
+/** Relays one service's requests to a client session through `send`; false when it may not. */
+export function relayTo(
+  client: { sessionId: string; capabilities: RelayCapabilities; send: ClientRequestRelay },
   serviceUid: string,
-): ((request: UpstreamRequest, session: UpstreamSession) => Promise<boolean>) | undefined {
-  const { sessionId, requestRelay } = req;
-  const capabilities = req.clientCapabilities ?? {};
-  if (sessionId === undefined || requestRelay === undefined) return undefined;
+): UpstreamRequestRelay {
+  const { sessionId, capabilities, send } = client;
   return async (request, session) => {
     const capability = CAPABILITY_OF_METHOD[request.method];
     if (capability === undefined || capabilities[capability] === undefined) return false;
@@ -25,6 +27,16 @@ export function clientRequestRelay(
       upstreamId: request.id,
       clientSession: sessionId,
     });
-    return requestRelay({ ...request, id });
+    return send({ ...request, id });
   };
+}
+
+/** The relay for a tool call's upstream, when the call has a client session and a stream. */
+export function clientRequestRelay(
+  req: ToolCallRequest,
+  serviceUid: string,
+): UpstreamRequestRelay | undefined {
+  const { sessionId, requestRelay } = req;
+  if (sessionId === undefined || requestRelay === undefined) return undefined;
+  return relayTo({ sessionId, capabilities: req.clientCapabilities ?? {}, send: requestRelay }, serviceUid);
 }

@@ -5,7 +5,6 @@
 // revision's `after`, public output validation and response projection.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isJsonObject, type JsonObject } from "../json";
-import { LIMITS } from "../limits";
 import { pluginsAfter } from "../plugins/execute-hooks";
 import { schemaFailure } from "./adapter-steps";
 import { pluginScope, refuse, result, type CallState, type ToolCallAnswer } from "./call-state";
@@ -14,6 +13,7 @@ import { reindexService } from "../services/reindex";
 import type { NotificationSink } from "../services/mcp-exchange";
 import { clientRequestRelay } from "./client-relay";
 import { dispatchToolCall } from "./dispatch";
+import { serviceEndpoint } from "./upstream-session";
 import { runRecord, stepRecord } from "./records";
 import { afterInput, parsedJson, projectResult, refusal, replaceResult } from "./results";
 import type { LoadedRevision } from "./revision-cache";
@@ -48,17 +48,11 @@ export async function dispatchAndFinish(
   const relayRequest = clientRequestRelay(state.req, found.service.uid);
   const dispatched = await dispatchToolCall(
     {
-      url: found.service.url,
-      bearerToken: state.bearer,
-      timeoutMs: found.service.timeoutMs ?? LIMITS.upstreamTimeoutMs,
-      owner: {
+      ...serviceEndpoint(found.service, state.bearer, {
         workspaceUid: state.req.workspaceUid,
-        serviceUid: found.service.uid,
-        ...(state.req.sessionId === undefined ? {} : { clientSession: state.req.sessionId }),
-      },
-      ...(state.req.sessionId === undefined || state.req.clientCapabilities === undefined
-        ? {}
-        : { capabilities: state.req.clientCapabilities }),
+        ...(state.req.sessionId === undefined ? {} : { sessionId: state.req.sessionId }),
+        ...(state.req.clientCapabilities === undefined ? {} : { capabilities: state.req.clientCapabilities }),
+      }),
       ...(state.req.progressToken === undefined ? {} : { progressToken: state.req.progressToken }),
       notify: upstreamNotifications(state),
       ...(relayRequest === undefined ? {} : { relayRequest }),

@@ -8,7 +8,6 @@ import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
 import { decideAccess } from "../access";
 import type { UpstreamCapabilities } from "../db/schema";
 import { isJsonObject } from "../json";
-import { LIMITS } from "../limits";
 import type { RelayCapabilities } from "../services/client-session";
 import { NAME_SEPARATOR, publicToolNames } from "../services/names";
 import { UPSTREAM_LIMITS } from "../services/upstream";
@@ -16,7 +15,7 @@ import type { Caller } from "./call-state";
 import type { CatalogService } from "./catalog";
 import type { WorkspaceCatalog } from "./catalog-cache";
 import { serviceBearer } from "./service-bearer";
-import { requestUpstream, summary, type UpstreamEndpoint } from "./upstream-session";
+import { requestUpstream, serviceEndpoint, summary, type UpstreamEndpoint } from "./upstream-session";
 
 export type Feature = keyof UpstreamCapabilities;
 
@@ -84,19 +83,11 @@ export async function endpointOf(
   }
   return {
     kind: "ok",
-    value: {
-      url: service.url,
-      bearerToken: bearer.token,
-      timeoutMs: service.timeoutMs ?? LIMITS.upstreamTimeoutMs,
-      owner: {
-        workspaceUid: scope.workspaceUid,
-        serviceUid: service.uid,
-        ...(scope.clientSession === undefined ? {} : { clientSession: scope.clientSession }),
-      },
-      ...(scope.clientSession === undefined || scope.clientCapabilities === undefined
-        ? {}
-        : { capabilities: scope.clientCapabilities }),
-    },
+    value: serviceEndpoint(service, bearer.token, {
+      workspaceUid: scope.workspaceUid,
+      ...(scope.clientSession === undefined ? {} : { sessionId: scope.clientSession }),
+      ...(scope.clientCapabilities === undefined ? {} : { capabilities: scope.clientCapabilities }),
+    }),
   };
 }
 

@@ -3,7 +3,7 @@
 // start of a session). Only a stateful upstream has such a stream; it is read
 // with the session the client's calls use, so what it says is about them.
 import { EventSourceParserStream } from "eventsource-parser/stream";
-import { headersFor, jsonMessage } from "../services/mcp-exchange";
+import { jsonMessage, streamHeaders } from "../services/mcp-exchange";
 import type { UpstreamEndpoint, UpstreamSession } from "./upstream-session";
 
 /** The upstream's standalone stream for an open stateful session, or null when it offers none. */
@@ -12,9 +12,7 @@ export async function listenUpstream(
   session: UpstreamSession,
   signal: AbortSignal,
 ): Promise<ReadableStream<Uint8Array> | null> {
-  const headers = headersFor({ url: endpoint.url, bearerToken: endpoint.bearerToken, ...session });
-  headers.set("accept", "text/event-stream");
-  headers.delete("content-type");
+  const headers = streamHeaders({ url: endpoint.url, bearerToken: endpoint.bearerToken, ...session });
   const response = await fetch(endpoint.url, { method: "GET", headers, signal }).catch(() => null);
   if (response === null) return null;
   const type = (response.headers.get("content-type") ?? "").toLowerCase();

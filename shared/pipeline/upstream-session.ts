@@ -15,6 +15,7 @@ import {
   type ExchangeTarget,
   type UpstreamRequest,
 } from "../services/mcp-exchange";
+import { LIMITS } from "../limits";
 import { CLIENT_INFO } from "../services/upstream";
 
 const SESSION_ENTRIES = 1024;
@@ -42,6 +43,29 @@ export interface UpstreamEndpoint {
    * client capabilities it relays requests for (none when it relays none).
    */
   capabilities?: RelayCapabilities;
+}
+
+/**
+ * The endpoint of one service for one client: its own upstream session when it
+ * has one, declaring the capabilities relayed to it (none without a session).
+ */
+export function serviceEndpoint(
+  service: { uid: string; url: string; timeoutMs: number | null },
+  bearerToken: string | null,
+  client: { workspaceUid: string; sessionId?: string; capabilities?: RelayCapabilities },
+): UpstreamEndpoint {
+  const { workspaceUid, sessionId, capabilities } = client;
+  return {
+    url: service.url,
+    bearerToken,
+    timeoutMs: service.timeoutMs ?? LIMITS.upstreamTimeoutMs,
+    owner: {
+      workspaceUid,
+      serviceUid: service.uid,
+      ...(sessionId === undefined ? {} : { clientSession: sessionId }),
+    },
+    ...(sessionId === undefined || capabilities === undefined ? {} : { capabilities }),
+  };
 }
 
 export type SessionAnswer =

@@ -139,6 +139,15 @@ export interface ExchangeSinks {
   request?: RequestSink;
 }
 
+/** Headers of a `GET` for the session's event stream (resuming after `lastEventId` when given). */
+export function streamHeaders(target: ExchangeTarget, lastEventId?: string): Headers {
+  const headers = headersFor(target);
+  headers.set("accept", "text/event-stream");
+  headers.delete("content-type");
+  if (lastEventId !== undefined) headers.set("last-event-id", lastEventId);
+  return headers;
+}
+
 /** The JSON-RPC message an SSE event carries, or undefined (another event type, or not JSON). */
 export function jsonMessage(event: { event?: string | undefined; data: string }): unknown {
   if (event.event !== undefined && event.event !== "message") return undefined;
@@ -231,11 +240,11 @@ async function answerFromStream(
     }
     const delay = Math.min(position.retryMs ?? RESUME_LIMITS.defaultDelayMs, RESUME_LIMITS.maxDelayMs);
     await new Promise((resolve) => setTimeout(resolve, delay));
-    const headers = headersFor(target);
-    headers.set("accept", "text/event-stream");
-    headers.set("last-event-id", lastEventId);
-    headers.delete("content-type");
-    const resumed = await fetch(target.url, { method: "GET", headers, signal });
+    const resumed = await fetch(target.url, {
+      method: "GET",
+      headers: streamHeaders(target, lastEventId),
+      signal,
+    });
     if (!resumed.ok || resumed.body === null) {
       await resumed.body?.cancel();
       return { kind: "unusable", message: `resuming the event stream failed (HTTP ${resumed.status})` };

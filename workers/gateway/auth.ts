@@ -10,6 +10,7 @@ import { resolvePrincipal } from "../../shared/auth/resolve";
 import { workspaceExists } from "../../shared/auth/workspace-exists";
 import type { Problem } from "../../shared/http/problem";
 import type { Caller } from "../../shared/pipeline/call-state";
+import { workspaceCatalog, type WorkspaceCatalog } from "../../shared/pipeline/catalog-cache";
 
 /** How long a resolved key stays in the isolate. */
 export const PRINCIPAL_CACHE_MS = 60_000;
@@ -123,4 +124,25 @@ export async function keyRevoked(
   if (admitted.platform) return null;
   const revoked = await env.WORKSPACE.getByName(workspaceUid).isKeyRevoked(admitted.caller.keyId);
   return revoked ? REVOKED : null;
+}
+
+/**
+ * Off the tool-call hot path: the key is still unrevoked, and the workspace's
+ * catalog as it is now (confirmed against the object's version, not an
+ * isolate copy), asked of the WorkspaceObject in one round.
+ */
+export async function currentCatalog(
+  env: Pick<Env, "WORKSPACE" | "DB">,
+  workspaceUid: string,
+  admitted: { caller: Caller; platform: boolean },
+): Promise<{ ok: true; catalog: WorkspaceCatalog } | { ok: false; problem: Problem }> {
+  const [revoked, version] = await Promise.all([
+    keyRevoked(env, workspaceUid, admitted),
+    env.WORKSPACE.getByName(workspaceUid).catalogVersion(),
+  ]);
+  if (revoked !== null) return { ok: false, problem: revoked };
+  return {
+    ok: true,
+    catalog: await workspaceCatalog(env, workspaceUid, admitted.caller.profile, { version }),
+  };
 }

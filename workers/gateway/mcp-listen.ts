@@ -6,24 +6,19 @@
 // the answer is 405, as the protocol allows.
 import { ServerNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { problemResponse } from "../../shared/http/problem";
-import type { Caller, GatewayEnv } from "../../shared/pipeline/call-state";
-import { workspaceCatalog } from "../../shared/pipeline/catalog-cache";
+import type { Caller, ClientRequestRelay, GatewayEnv } from "../../shared/pipeline/call-state";
 import { endpointOf, type PassthroughScope } from "../../shared/pipeline/passthrough";
+import { relayTo } from "../../shared/pipeline/client-relay";
 import { eachMessage, listenUpstream } from "../../shared/pipeline/upstream-listen";
 import { openSession } from "../../shared/pipeline/upstream-session";
-import {
-  CAPABILITY_OF_METHOD,
-  isIssuedSession,
-  sessionCapabilities,
-} from "../../shared/services/client-session";
+import { isIssuedSession, sessionCapabilities } from "../../shared/services/client-session";
 import {
   relayedNotification,
   refuseUpstreamRequest,
   upstreamRequest,
 } from "../../shared/services/mcp-exchange";
 import { reindexService } from "../../shared/services/reindex";
-import { relayId } from "../../shared/services/relay-id";
-import { keyRevoked } from "./auth";
+import { currentCatalog } from "./auth";
 import { mcpOrigin } from "./mcp-origin";
 import { sseEvent } from "./mcp-stream";
 import { mcpRateRefusal, type RateEnv } from "./rate-limit";
@@ -56,12 +51,9 @@ export async function listenMcp(
   if (!origin.ok) return problemResponse(origin.problem);
   const sessionId = origin.value.sessionId;
   if (sessionId === undefined || !isIssuedSession(sessionId)) return noStream();
-  const [revoked, version] = await Promise.all([
-    keyRevoked(env, workspaceUid, admitted),
-    env.WORKSPACE.getByName(workspaceUid).catalogVersion(),
-  ]);
-  if (revoked !== null) return problemResponse(revoked);
-  const catalog = await workspaceCatalog(env, workspaceUid, admitted.caller.profile, { version });
+  const current = await currentCatalog(env, workspaceUid, admitted);
+  if (!current.ok) return problemResponse(current.problem);
+  const { catalog } = current;
   const limited = await mcpRateRefusal(
     env,
     catalog.rateLimits.mcpPerMinute,
@@ -117,6 +109,10 @@ export async function listenMcp(
       abort.abort();
     }
   };
+  const sendRequest: ClientRequestRelay = async (asked) => {
+    send({ jsonrpc: "2.0", ...asked });
+    return !abort.signal.aborted;
+  };
   const pumps = listeners.map(({ entry, endpoint, session, body: upstream }) =>
     eachMessage(upstream, abort.signal, async (message) => {
       const notification = relayedNotification(message);
@@ -131,18 +127,8 @@ export async function listenMcp(
       }
       const asked = upstreamRequest(message);
       if (asked === null) return;
-      const capability = CAPABILITY_OF_METHOD[asked.method];
-      if (capability !== undefined && capabilities[capability] !== undefined) {
-        const id = relayId({
-          serviceUid: entry.service.uid,
-          upstreamSession: session.sessionId,
-          protocolVersion: session.protocolVersion,
-          upstreamId: asked.id,
-          clientSession: sessionId,
-        });
-        send({ jsonrpc: "2.0", ...asked, id });
-        return;
-      }
+      const relay = relayTo({ sessionId, capabilities, send: sendRequest }, entry.service.uid);
+      if (await relay(asked, session)) return;
       const target = { url: endpoint.url, bearerToken: endpoint.bearerToken, ...session };
       await refuseUpstreamRequest(target, asked, abort.signal);
     }),

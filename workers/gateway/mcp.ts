@@ -36,7 +36,7 @@ import type {
 } from "../../shared/pipeline/call-state";
 import { handleToolCall } from "../../shared/pipeline/tool-call";
 import { problemResponse } from "../../shared/http/problem";
-import { keyRevoked } from "./auth";
+import { currentCatalog, keyRevoked } from "./auth";
 import { refuseBatch } from "./mcp-batch";
 import { mcpRateRefusal, type RateEnv } from "./rate-limit";
 import { mcpOrigin, SESSION_HEADER, type McpOrigin } from "./mcp-origin";
@@ -302,26 +302,25 @@ export async function serveMcp(
     if (refused !== null) return refused;
     // A call that asks for progress is answered on a stream when the client takes one, so the
     // upstream's progress and log notifications can reach it before the result.
-    if (json && asksForProgress(parsedBody) && acceptsEventStream(request.headers.get("accept")))
-      json = false;
+    const takesStream = acceptsEventStream(request.headers.get("accept"));
+    if (json && takesStream && asksForProgress(parsedBody)) json = false;
     if (parsedBody !== undefined) {
       const answers = await forwardClientAnswers(scope, parsedBody, () =>
         keyRevoked(env, workspaceUid, admitted),
       );
       if (answers !== null) return answers;
-      const stream = acceptsEventStream(request.headers.get("accept"));
-      const fast = await fastToolCall(scope, request, parsedBody, { json: negotiated.json, stream });
+      const fast = await fastToolCall(scope, request, parsedBody, {
+        json: negotiated.json,
+        stream: takesStream,
+      });
       if (fast !== null) return fast;
     }
   }
   // Off the hot path the catalog is confirmed current: initialize declares, and the lists
   // pass through, what the services offer now, not what an isolate copy remembers.
-  const [revoked, version] = await Promise.all([
-    keyRevoked(env, workspaceUid, admitted),
-    env.WORKSPACE.getByName(workspaceUid).catalogVersion(),
-  ]);
-  if (revoked !== null) return problemResponse(revoked);
-  scope.catalog = await workspaceCatalog(env, workspaceUid, admitted.caller.profile, { version });
+  const current = await currentCatalog(env, workspaceUid, admitted);
+  if (!current.ok) return problemResponse(current.problem);
+  scope.catalog = current.catalog;
   const headers = new Headers(request.headers);
   headers.set("accept", accept);
   const server = buildServer(scope, !json);
