@@ -15,10 +15,7 @@ const fakes = new Map([
 ]);
 const BOOTSTRAP_KEY = "test-bootstrap-key";
 /** Tests that read or sweep every workspace in the database: each file gets its own storage. */
-const WHOLE_DATABASE = [
-  "test/workers/api/logs/retention.test.ts",
-  "test/workers/api/logs/test-run-retention.test.ts",
-];
+const WHOLE_DATABASE = ["test/shared/logs/retention.test.ts", "test/shared/logs/test-run-retention.test.ts"];
 // wrangler checks the config's required secrets against the environment.
 process.env.RAYRUN_BOOTSTRAP_KEY = BOOTSTRAP_KEY;
 
@@ -27,7 +24,7 @@ export default defineConfig(async () => {
   return {
     plugins: [
       cloudflareTest({
-        wrangler: { configPath: "./workers/api/wrangler.jsonc" },
+        wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
           // LOG_BATCH_MS 0: a test that waits on its execution context finds its run records written
           // without sitting out the batch delay (test/shared/logs/batch.test.ts covers the delay itself).

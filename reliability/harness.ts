@@ -456,7 +456,7 @@ export function workerdRss(port: number): { pid: string; role: string; rssMiB: n
   for (const pid of pids) {
     const args = procText(pid, "cmdline")?.split("\0") ?? [];
     const at = args.indexOf("--port");
-    if (args.includes("workers/gateway/wrangler.jsonc") && at >= 0 && args[at + 1] === String(port)) {
+    if (args.includes("workers/gateway/wrangler.toml") && at >= 0 && args[at + 1] === String(port)) {
       const group = groupOf(pid);
       if (group !== null) groups.add(group);
     }

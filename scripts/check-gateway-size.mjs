@@ -14,7 +14,7 @@ const outdir = mkdtempSync(join(tmpdir(), "rayrun-gateway-"));
 try {
   const build = spawnSync(
     "npx",
-    ["wrangler", "deploy", "--dry-run", "-c", "workers/gateway/wrangler.jsonc", "--outdir", outdir],
+    ["wrangler", "deploy", "--dry-run", "-c", "workers/gateway/wrangler.toml", "--outdir", outdir],
     { encoding: "utf8", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
   );
   if (build.status !== 0) {

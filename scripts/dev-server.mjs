@@ -222,17 +222,7 @@ export async function startDevServer({
     // with SQLITE_BUSY. The migrations finish before the product Workers open `stateDir`, and
     // the demo Workers, which store nothing, get directories of their own.
     const migrate = wrangler(
-      [
-        "d1",
-        "migrations",
-        "apply",
-        "rayrun",
-        "--local",
-        "--persist-to",
-        stateDir,
-        "-c",
-        "workers/api/wrangler.jsonc",
-      ],
+      ["d1", "migrations", "apply", "rayrun", "--local", "--persist-to", stateDir, "-c", "wrangler.toml"],
       { env: { ...wranglerEnv, CI: "true" } },
     );
     const common = ["--show-interactive-dev-session=false", "--ip", "127.0.0.1", "--log-level", logLevel];
@@ -264,9 +254,9 @@ export async function startDevServer({
       [
         "dev",
         "-c",
-        "workers/api/wrangler.jsonc",
+        "wrangler.toml",
         "-c",
-        "workers/gateway/wrangler.jsonc",
+        "workers/gateway/wrangler.toml",
         "--port",
         String(port),
         "--env-file",
