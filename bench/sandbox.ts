@@ -1,7 +1,7 @@
 // Sandbox bench (Node): the same sandbox code the Workers run, with the wasm
 // loaded from node_modules.
 //
-//   npx tsx bench/sandbox.ts [--only calls|hostile|memory|park|fuel|cold] [--calls N] [--runs N] [--filter text]
+//   npx tsx --import ./bench/raw-import.mjs bench/sandbox.ts [--only calls|hostile|memory|park|fuel|cold] [--calls N] [--runs N] [--filter text]
 //
 //  calls    per-call cost on the critical path, interleaved call by call: a
 //           stage restored from its code's memory image against the same stage

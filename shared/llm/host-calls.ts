@@ -12,10 +12,15 @@
 import { parseHookSource } from "../config/pre-llm-hook";
 import { PROVIDERS, type ProviderName } from "../config/providers";
 import type { WorkspaceConfig } from "../config/schema";
-import { loadDeployedFile } from "../files/deployed";
+import { loadDeployedFile } from "../deploy/deployed-file";
 import { exportPath } from "../files/exports";
 import { isJsonObject, type Json } from "../json";
 import { runModuleExport, type HostCall, type PreludeExtension } from "../sandbox";
+import {
+  definePreludeConstants,
+  REQUEST_HOOK_JSON_RETURN_JS,
+  REQUEST_HOOK_NAMESPACE_JS,
+} from "../sandbox/prelude";
 import { neutralToAnthropic } from "./anthropic";
 import { forwardToProvider } from "./forward";
 import { neutralToOpenai } from "./openai";
@@ -35,63 +40,17 @@ export const FUEL_PER_MS = 200;
 /**
  * Return values follow JSON.stringify for object members whose value is
  * `undefined`: they are absent, so the documented contract example
- * `{ system: request.system, … }` works for a request without `system`.
- * Everything else that is not JSON (functions, NaN, ±Infinity, `undefined`
- * array elements, holes, class instances, cycles) is still refused by the
- * bridge's strict serializer. The copy is made with defineProp on fresh
- * objects (no setters planted on prototypes run, `__proto__` is a plain key)
- * and stops early — handing the rest to the serializer to refuse — once it
- * is deeper than the serializer allows or has more nodes than the output has
- * characters.
+ * `{ system: request.system, … }` works for a request without `system`;
+ * everything else that is not JSON is still refused. Its sandbox JS:
+ * shared/sandbox/prelude/request-hook-json-return.js.
  */
-const JSON_RETURN_JS = String.raw`
-const pruneUndefinedMembers = (root, maxChars) => {
-  let nodes = 0;
-  const copy = (value, depth) => {
-    nodes++;
-    if (typeof value !== "object" || value === null || depth > 64 || nodes > maxChars) return value;
-    if (isArray(value)) {
-      const length = value.length;
-      charge(length * PER_ELEMENT);
-      const out = [];
-      for (let i = 0; i < length; i++) {
-        if (!hasOwn(value, i)) return value;
-        defineProp(out, i, descriptor(copy(value[i], depth + 1), true, true, true));
-        if (nodes > maxChars) return value;
-      }
-      return out;
-    }
-    const proto = getProto(value);
-    if (proto !== ObjectProto && proto !== null) return value;
-    const keys = objKeys(value);
-    charge(keys.length * PER_CONVERT);
-    const out = objCreate(ObjectProto);
-    for (let i = 0; i < keys.length; i++) {
-      const member = value[keys[i]];
-      if (member === undefined) continue;
-      defineProp(out, keys[i], descriptor(copy(member, depth + 1), true, true, true));
-      if (nodes > maxChars) return value;
-    }
-    return out;
-  };
-  return copy(root, 0);
-};
-api.serialize = (value, label, maxChars) => toJsonText(pruneUndefinedMembers(value, maxChars), label, maxChars);
-`;
-
 export const JSON_RETURN_EXTENSION: PreludeExtension = {
   name: "json-return-undefined-members",
-  source: JSON_RETURN_JS,
+  source: REQUEST_HOOK_JSON_RETURN_JS,
 };
 
-const NAMESPACE_JS = String.raw`
-const ns = objCreate(null);
-ns.lambda = (request) => callHost("lambda", request);
-ns.model = (request) => callHost("model", request);
-ns.log = makeLoggers("${NAMESPACE}.log.");
-objFreeze(ns);
-defineProp(G, "${NAMESPACE}", descriptor(ns, false, false, false));
-`;
+// The `rayrun` global; its sandbox JS (shared/sandbox/prelude/request-hook-namespace.js) reads its name as a constant.
+const NAMESPACE_JS = definePreludeConstants({ NAMESPACE }, REQUEST_HOOK_NAMESPACE_JS);
 
 export const NAMESPACE_EXTENSION: PreludeExtension = { name: "request-hook-namespace", source: NAMESPACE_JS };
 

@@ -25,8 +25,9 @@ import {
   type NeutralRequest,
   type Options,
 } from "../llm/request";
-import type { RunRecord } from "../logs/types";
+import type { RunRecord } from "../db/run-types";
 import type { PreludeExtension } from "../sandbox";
+import { definePreludeConstants, PLUGIN_CHAT_PARAMS_JS } from "../sandbox/prelude";
 import type { DeployedPlugin } from "./discovery";
 import { modelOutputLimit } from "./models";
 import { runPluginHook, type PluginEnv } from "./run";
@@ -54,33 +55,15 @@ const REFUSED_OPTION_KEYS: readonly string[] = [
   "top_k",
 ];
 
-const CHAT_PARAMS_JS = String.raw`
-const CHAT_PARAM_KEYS = ${JSON.stringify(CHAT_PARAM_KEYS)};
-const jsonArguments = builders.json;
-builders.json = (input) => {
-  const args = jsonArguments(input);
-  const given = args[0];
-  if (typeof given !== "object" || given === null || isArray(given)) return args;
-  const params = objCreate(ObjectProto);
-  for (let i = 0; i < CHAT_PARAM_KEYS.length; i++) {
-    const key = CHAT_PARAM_KEYS[i];
-    defineProp(params, key, descriptor(hasOwn(given, key) ? given[key] : undefined, true, true, true));
-  }
-  const keys = objKeys(given);
-  for (let i = 0; i < keys.length; i++) {
-    if (!hasOwn(params, keys[i])) defineProp(params, keys[i], descriptor(given[keys[i]], true, true, true));
-  }
-  defineProp(args, 0, descriptor(params, true, true, true));
-  return args;
-};
-`;
-
 /**
  * Makes every chat.params key present inside the sandbox, `undefined` when the
  * caller left it unset (the argument is rebuilt by the call's builder, before
  * the hook sees it).
  */
-export const CHAT_PARAMS_EXTENSION: PreludeExtension = { name: "chat-params", source: CHAT_PARAMS_JS };
+export const CHAT_PARAMS_EXTENSION: PreludeExtension = {
+  name: "chat-params",
+  source: definePreludeConstants({ CHAT_PARAM_KEYS }, PLUGIN_CHAT_PARAMS_JS),
+};
 
 const omitUndefined = (object: Record<string, Json | undefined>): JsonObject =>
   Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as JsonObject;

@@ -1,3 +1,4 @@
+// @ts-check
 // Prelude part 4b (after the built-ins): what the bridge can read without
 // running hook code. A serialisation walk that runs no hook code may run as a
 // pure region (its steps do not pay for the hook's heap, fuel.ts); these
@@ -5,7 +6,7 @@
 // holds: every proxy the hook makes, and every array the hook defined
 // properties on (the only ways an array element can run code when read; an
 // object's accessors are found per key with __lookupGetter__).
-export const PLAIN_JS = String.raw`
+
 const OrigProxy = G.Proxy;
 const proxyRevocable = OrigProxy.revocable;
 const proxies = new WeakSetCtor();
@@ -18,23 +19,36 @@ const SandboxProxy = function Proxy(target, handler) {
   return noteProxy(construct(OrigProxy, [target, handler]));
 };
 defineProp(SandboxProxy, "length", { value: 2, writable: false, enumerable: false, configurable: true });
-defineData(SandboxProxy, "revocable", { revocable(target, handler) {
-  const pair = apply(proxyRevocable, undefined, [target, handler]);
-  noteProxy(pair.proxy);
-  return pair;
-} }.revocable);
+defineData(
+  SandboxProxy,
+  "revocable",
+  {
+    revocable(target, handler) {
+      const pair = apply(proxyRevocable, undefined, [target, handler]);
+      noteProxy(pair.proxy);
+      return pair;
+    },
+  }.revocable,
+);
 defineData(G, "Proxy", SandboxProxy);
 
 const definedArrays = new WeakSetCtor();
 const watchDefiner = (owner, key, targetOf) => {
   const original = owner[key];
   if (typeof original !== "function") return;
-  const wrapper = { [key](...args) {
-    const target = targetOf(this, args);
-    if (isArray(target)) apply(weakSetAdd, definedArrays, [target]);
-    return apply(original, this, args);
-  } }[key];
-  defineProp(wrapper, "length", { value: original.length, writable: false, enumerable: false, configurable: true });
+  const wrapper = {
+    [key](...args) {
+      const target = targetOf(this, args);
+      if (isArray(target)) apply(weakSetAdd, definedArrays, [target]);
+      return apply(original, this, args);
+    },
+  }[key];
+  defineProp(wrapper, "length", {
+    value: original.length,
+    writable: false,
+    enumerable: false,
+    configurable: true,
+  });
   defineData(owner, key, wrapper);
 };
 const firstArgument = (self, args) => args[0];
@@ -49,4 +63,3 @@ watchDefiner(ObjectProto, "__defineSetter__", receiver);
 const mayRunHookCode = (item) =>
   apply(weakSetHas, proxies, [item]) ||
   (isArray(item) && (getProto(item) !== ArrayProto || apply(weakSetHas, definedArrays, [item])));
-`;

@@ -1,4 +1,6 @@
-// Prelude part 4a (inside the built-ins part, after the metered exec): a
+// @ts-check
+// Prelude part 4a (inside the built-ins part, after the metered exec: index.ts
+// puts it at builtins.js's "// @insert regexp-split.js" line): a
 // faster RegExp.prototype[Symbol.split] with the language's exact results.
 //
 // The specified algorithm tries the separator at every index of the string
@@ -12,14 +14,27 @@
 // regexps); anything else takes the engine's own algorithm. One exec scans
 // many indices, so its backtracking still reaches the regex polls (fuel.ts),
 // and the metered Symbol.split charges the scan up front.
-export const REGEXP_SPLIT_JS = String.raw`
+
 const nativeSplit = RP[Symbol.split];
 const regExpFlags = getOwnDesc(RP, "flags").get;
 // What the algorithm reads besides internal slots: the constructor and its
 // species, the flags getter and the getters it reads, exec and Symbol.match
 // (the constructor's IsRegExp). Each must still be ours.
-const splitWatch = [["constructor", "value", RegExpCtor], ["exec", "value", RP.exec]];
-const flagNames = ["flags", "hasIndices", "global", "ignoreCase", "multiline", "dotAll", "unicode", "unicodeSets", "sticky"];
+const splitWatch = [
+  ["constructor", "value", RegExpCtor],
+  ["exec", "value", RP.exec],
+];
+const flagNames = [
+  "flags",
+  "hasIndices",
+  "global",
+  "ignoreCase",
+  "multiline",
+  "dotAll",
+  "unicode",
+  "unicodeSets",
+  "sticky",
+];
 for (let i = 0; i < flagNames.length; i++) {
   const desc = getOwnDesc(RP, flagNames[i]);
   if (desc !== undefined) splitWatch[splitWatch.length] = [flagNames[i], "get", desc.get];
@@ -49,7 +64,9 @@ const unchanged = (rx) => {
   for (let i = 0; i < splitWatch.length; i++) {
     if (!holds(RP, splitWatch[i][0], splitWatch[i][1], splitWatch[i][2])) return false;
   }
-  return holds(RegExpCtor, Symbol.species, "get", speciesGetter) && holds(RP, Symbol.match, "value", matchMethod);
+  return (
+    holds(RegExpCtor, Symbol.species, "get", speciesGetter) && holds(RP, Symbol.match, "value", matchMethod)
+  );
 };
 // Elements are defined, not assigned, so index setters planted on
 // Array.prototype cannot see them (as CreateDataProperty in the algorithm).
@@ -105,7 +122,8 @@ const splitForward = (rx, text, lim) => {
       // An empty match where the last part ended: move on by one character (code point when unicode).
       const code = apply(strCharCodeAt, text, [at]);
       const next = apply(strCharCodeAt, text, [at + 1]);
-      from = unicode && code >= 0xd800 && code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? at + 2 : at + 1;
+      from =
+        unicode && code >= 0xd800 && code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? at + 2 : at + 1;
       continue;
     }
     define(parts, count++, apply(strSlice, text, [last, at]));
@@ -121,17 +139,17 @@ const splitForward = (rx, text, lim) => {
   define(parts, count, apply(strSlice, text, [last, size]));
   return parts;
 };
-defineData(RP, Symbol.split, { [Symbol.split](string, limit) {
-  if (!isObjectLike(this)) return apply(nativeSplit, this, [string, limit]);
-  const text = strOf(string);
-  if ((limit === undefined || typeof limit === "number") && unchanged(this)) {
-    return fastSplit(this, text, limit === undefined ? 4294967295 : limit >>> 0);
-  }
-  return apply(nativeSplit, this, [text, limit]);
-} }[Symbol.split]);
-`;
-
-/** Runs once the Symbol methods are metered: the match method IsRegExp reads must still be that one. */
-export const REGEXP_SPLIT_WATCH_JS = String.raw`
-matchMethod = RP[Symbol.match];
-`;
+defineData(
+  RP,
+  Symbol.split,
+  {
+    [Symbol.split](string, limit) {
+      if (!isObjectLike(this)) return apply(nativeSplit, this, [string, limit]);
+      const text = strOf(string);
+      if ((limit === undefined || typeof limit === "number") && unchanged(this)) {
+        return fastSplit(this, text, limit === undefined ? 4294967295 : limit >>> 0);
+      }
+      return apply(nativeSplit, this, [text, limit]);
+    },
+  }[Symbol.split],
+);

@@ -1,11 +1,13 @@
+// @ts-check
 // Prelude extension for tool adapters: the branded
 // defineToolAdapter global, the stage context and its helpers, and the
 // module inspection used at compile time.
-export const ADAPTER_JS = String.raw`
+
 const adapterBrand = new WeakSetCtor();
 const ADAPTER_KEYS = ["apiVersion", "publicContract", "before", "after"];
 const defineToolAdapter = function defineToolAdapter(definition) {
-  if (!isObjectLike(definition) || isArray(definition)) throw new TypeErr("defineToolAdapter expects an object");
+  if (!isObjectLike(definition) || isArray(definition))
+    throw new TypeErr("defineToolAdapter expects an object");
   const keys = ownKeys(definition);
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i];
@@ -24,7 +26,12 @@ const defineToolAdapter = function defineToolAdapter(definition) {
   apply(weakSetAdd, adapterBrand, [copy]);
   return copy;
 };
-defineProp(G, "defineToolAdapter", { value: defineToolAdapter, writable: false, enumerable: false, configurable: false });
+defineProp(G, "defineToolAdapter", {
+  value: defineToolAdapter,
+  writable: false,
+  enumerable: false,
+  configurable: false,
+});
 
 const deepFreeze = (value) => {
   if (!isObjectLike(value) || objIsFrozen(value)) return value;
@@ -50,10 +57,12 @@ api.inspectAdapter = (contractChars) => {
     if (key === "default") hasDefault = true;
     else defineProp(extra, extra.length, descriptor(toStr(key), true, true, true));
   }
-  if (extra.length > 0) return "Eonly a default export is allowed; also exported: " + apply(arrayJoin, extra, [", "]);
+  if (extra.length > 0)
+    return "Eonly a default export is allowed; also exported: " + apply(arrayJoin, extra, [", "]);
   if (!hasDefault) return "Ethe module has no default export; export default defineToolAdapter({...})";
   const adapter = exportsObject.default;
-  if (!apply(weakSetHas, adapterBrand, [adapter])) return "Ethe default export must be the value returned by defineToolAdapter({...})";
+  if (!apply(weakSetHas, adapterBrand, [adapter]))
+    return "Ethe default export must be the value returned by defineToolAdapter({...})";
   const apiVersion = adapter.apiVersion;
   if (typeof apiVersion !== "string") return "EapiVersion must be a string";
   let contract = "null";
@@ -71,8 +80,17 @@ api.inspectAdapter = (contractChars) => {
     if (typeof fn !== "function") return "E" + stage + " must be a function";
     stages += (stages === "" ? "" : ",") + jsonStringify(stage);
   }
-  return "J{\"apiVersion\":" + jsonStringify(apiVersion) + ",\"publicContract\":" + contract +
-    ",\"hasContract\":" + (adapter.publicContract !== undefined) + ",\"stages\":[" + stages + "]}";
+  return (
+    'J{"apiVersion":' +
+    jsonStringify(apiVersion) +
+    ',"publicContract":' +
+    contract +
+    ',"hasContract":' +
+    (adapter.publicContract !== undefined) +
+    ',"stages":[' +
+    stages +
+    "]}"
+  );
 };
 
 const hostBase64Encode = host.base64Encode;
@@ -87,7 +105,8 @@ const encoding = objFreeze({
     if (typeof value !== "string") throw new TypeErr("base64Decode expects a string");
     charge(value.length * PER_PARSE_CHAR);
     const result = hostBase64Decode(value);
-    if (apply(strSlice, result, [0, 1]) === "E") throw new TypeErr("base64Decode: " + apply(strSlice, result, [1]));
+    if (apply(strSlice, result, [0, 1]) === "E")
+      throw new TypeErr("base64Decode: " + apply(strSlice, result, [1]));
     return apply(strSlice, result, [1]);
   },
 });
@@ -122,4 +141,3 @@ builders.adapterStage = (input) => {
       : { context };
   return [stageInput];
 };
-`;

@@ -1,15 +1,20 @@
+// @ts-check
 // Prelude part 1: intrinsics captured before any hook code runs. Everything the
 // prelude does later goes through these, so hooks that tamper with
 // prototypes, Reflect or JSON cannot redirect our own checks.
-export const CAPTURE_JS = String.raw`
+
 const G = globalThis;
 const R = Reflect;
 const apply = R.apply;
 const construct = R.construct;
 const ownKeys = R.ownKeys;
+// Reflection over built-ins (whose descriptors and prototypes the prelude
+// knows) and over hook values (which it checks as it goes): typed loosely.
+/** @type {(target: object, key: PropertyKey) => any} */
 const getOwnDesc = R.getOwnPropertyDescriptor;
 const defineProp = R.defineProperty;
 const deleteProp = R.deleteProperty;
+/** @type {(target: object) => any} */
 const getProto = R.getPrototypeOf;
 const O = Object;
 const hasOwn = O.hasOwn;
@@ -60,4 +65,3 @@ const descriptor = (value, enumerable, writable, configurable) => {
 const defineData = (target, key, value) =>
   defineProp(target, key, { value, writable: true, enumerable: false, configurable: true });
 const isObjectLike = (value) => (typeof value === "object" && value !== null) || typeof value === "function";
-`;

@@ -1,8 +1,9 @@
+// @ts-check
 // Prelude part 5: what the host calls. Values leave the sandbox only as JSON
 // text produced here by a strict walk (no toJSON, no getters, no prototypes),
 // and errors only as a small description read from data properties, so
 // nothing hook code planted on prototypes runs on the way out.
-export const BRIDGE_JS = String.raw`
+
 const MAX_DEPTH = 64;
 const MESSAGE_CHARS = 1000;
 const FAIL = objCreate(null);
@@ -21,7 +22,8 @@ const pathText = (label, depth) => {
 const kindOf = (value) => {
   const proto = getProto(value);
   const ctor = proto === null ? undefined : getOwnDesc(proto, "constructor");
-  const name = ctor !== undefined && hasOwn(ctor, "value") && typeof ctor.value === "function" ? ctor.value.name : "";
+  const name =
+    ctor !== undefined && hasOwn(ctor, "value") && typeof ctor.value === "function" ? ctor.value.name : "";
   return typeof name === "string" && name !== "" ? name : "object with a custom prototype";
 };
 
@@ -42,8 +44,12 @@ const prototypeTampering = () => {
   // prototypes cost more than the rest of serializing a typical result.
   const arrayIndexed = getOwnDesc(ArrayProto, "length").value !== 0;
   const objectKeys = ownKeys(ObjectProto);
-  if (arrayIndexed || (objectKeys.length > 0 && isIndexKey(objectKeys[0])) ||
-      hasOwn(ArrayProto, "4294967295") || hasOwn(ObjectProto, "4294967295")) {
+  if (
+    arrayIndexed ||
+    (objectKeys.length > 0 && isIndexKey(objectKeys[0])) ||
+    hasOwn(ArrayProto, "4294967295") ||
+    hasOwn(ObjectProto, "4294967295")
+  ) {
     return "defined indexed properties on Array.prototype or Object.prototype";
   }
   return "";
@@ -95,7 +101,10 @@ const walkFail = (depth, what) => {
 // Anything but a string, finite number, boolean, null or object.
 const walkNonJson = (item, depth) => {
   if (typeof item === "number") walkFail(depth, "is " + toStr(item) + ", which is not JSON");
-  walkFail(depth, "is " + (typeof item === "undefined" ? "undefined" : "a " + typeof item) + ", which is not JSON");
+  walkFail(
+    depth,
+    "is " + (typeof item === "undefined" ? "undefined" : "a " + typeof item) + ", which is not JSON",
+  );
 };
 // An object (not null): its primitives inline (a call per element would
 // dominate the walk), each adding a lower bound of its JSON length.
@@ -131,7 +140,8 @@ const walkObject = (item, depth) => {
     }
   } else {
     const proto = getProto(item);
-    if (proto !== ObjectProto && proto !== null) walkFail(depth, "is a " + kindOf(item) + ", not a plain object");
+    if (proto !== ObjectProto && proto !== null)
+      walkFail(depth, "is a " + kindOf(item) + ", not a plain object");
     const keys = objKeys(item);
     size += keys.length + 1;
     for (let i = 0; i < keys.length; i++) {
@@ -169,6 +179,7 @@ const toJsonText = (value, label, maxChars) => {
   const outerImpure = walkImpure;
   // Only a getter run by a walk serialises inside one: then the outer walk's
   // path (for its messages and cycle checks) is kept aside too.
+  /** @type {unknown[] | null} */
   const outerPath = walking ? [] : null;
   if (outerPath !== null) {
     for (let i = 0; i < MAX_DEPTH; i++) {
@@ -219,7 +230,8 @@ const toJsonText = (value, label, maxChars) => {
   return text.length > maxChars ? "L" : "J" + text;
 };
 
-const shorten = (text) => (text.length > MESSAGE_CHARS ? apply(strSlice, text, [0, MESSAGE_CHARS]) + "…" : text);
+const shorten = (text) =>
+  text.length > MESSAGE_CHARS ? apply(strSlice, text, [0, MESSAGE_CHARS]) + "…" : text;
 // Reads a data property along the prototype chain without running getters.
 const dataProperty = (value, key) => {
   let current = value;
@@ -253,26 +265,36 @@ const refuseLog = (reason) => {
 const makeLoggers = (prefix) => {
   const make = (level) => {
     const head = "[" + jsonStringify(level) + ",";
-    return { [level](message, data) {
-      if (typeof message !== "string") throw new TypeErr(prefix + level + ": message must be a string");
-      let dataText = "";
-      if (data !== undefined) {
-        dataText = toJsonText(data, "log data", LOG_DATA_BYTES);
-        // Indexing a string primitive reads no prototype.
-        if (dataText[0] === "E") throw new TypeErr(prefix + level + ": " + apply(strSlice, dataText, [1]));
-      }
-      charge(message.length * PER_CHAR);
-      if (logViolation !== "") throw new RangeErr(logViolation);
-      if (logCount >= LOG_ENTRIES) refuseLog("more than " + LOG_ENTRIES + " log entries");
-      if (message.length > LOG_MESSAGE_CHARS) refuseLog("log message longer than " + LOG_MESSAGE_CHARS + " characters");
-      // Only text longer than a third of the limit can be over it in UTF-8 (3 bytes per unit at most).
-      if (dataText === "L" || ((dataText.length - 1) * 3 > LOG_DATA_BYTES && hostUtf8Bytes(apply(strSlice, dataText, [1])) > LOG_DATA_BYTES)) {
-        refuseLog("log data larger than " + LOG_DATA_BYTES + " bytes of JSON");
-      }
-      const entry = head + jsonStringify(message) + (dataText === "" ? "]" : "," + apply(strSlice, dataText, [1]) + "]");
-      logText = logText === "" ? entry : logText + "," + entry;
-      logCount++;
-    } }[level];
+    return {
+      [level](message, data) {
+        if (typeof message !== "string") throw new TypeErr(prefix + level + ": message must be a string");
+        let dataText = "";
+        if (data !== undefined) {
+          dataText = toJsonText(data, "log data", LOG_DATA_BYTES);
+          // Indexing a string primitive reads no prototype.
+          if (dataText[0] === "E") throw new TypeErr(prefix + level + ": " + apply(strSlice, dataText, [1]));
+        }
+        charge(message.length * PER_CHAR);
+        if (logViolation !== "") throw new RangeErr(logViolation);
+        if (logCount >= LOG_ENTRIES) refuseLog("more than " + LOG_ENTRIES + " log entries");
+        if (message.length > LOG_MESSAGE_CHARS)
+          refuseLog("log message longer than " + LOG_MESSAGE_CHARS + " characters");
+        // Only text longer than a third of the limit can be over it in UTF-8 (3 bytes per unit at most).
+        if (
+          dataText === "L" ||
+          ((dataText.length - 1) * 3 > LOG_DATA_BYTES &&
+            hostUtf8Bytes(apply(strSlice, dataText, [1])) > LOG_DATA_BYTES)
+        ) {
+          refuseLog("log data larger than " + LOG_DATA_BYTES + " bytes of JSON");
+        }
+        const entry =
+          head +
+          jsonStringify(message) +
+          (dataText === "" ? "]" : "," + apply(strSlice, dataText, [1]) + "]");
+        logText = logText === "" ? entry : logText + "," + entry;
+        logCount++;
+      },
+    }[level];
   };
   return objFreeze({ debug: make("debug"), info: make("info"), warn: make("warn"), error: make("error") });
 };
@@ -321,7 +343,8 @@ api.describeError = (error) => {
     const proto = getProto(error);
     const ownMessage = getOwnDesc(error, "message");
     if (ownMessage !== undefined && hasOwn(ownMessage, "value")) {
-      if (message === "stack overflow" && (proto === InternalErrorProto || proto === SyntaxErrorProto)) record.engine = "stack";
+      if (message === "stack overflow" && (proto === InternalErrorProto || proto === SyntaxErrorProto))
+        record.engine = "stack";
       else if (message === "out of memory" && proto === InternalErrorProto) record.engine = "memory";
     }
   } else if (error === null) {
@@ -394,7 +417,11 @@ const resolveExport = (path) => {
     current = isObjectLike(parent) ? parent[path[i]] : undefined;
   }
   if (typeof current !== "function") {
-    exportProblem.message = "the export " + jsonStringify(apply(arrayJoin, path, ["."])) + " is " + (current === undefined ? "missing" : "not a function");
+    exportProblem.message =
+      "the export " +
+      jsonStringify(apply(arrayJoin, path, ["."])) +
+      " is " +
+      (current === undefined ? "missing" : "not a function");
     throw exportProblem;
   }
   return [current, parent];
@@ -403,11 +430,10 @@ const resolveExport = (path) => {
 // not set them yet), the export lookup, the arguments built from the JSON
 // input, and the call's first fuel lease (saving the host round trip its first
 // charge would make; what is left is refunded with the rest, see endPhase).
-api.invoke = (pathText, builderName, inputText, firstLease, nowMs, a, b, c, d) => {
+api.invoke = (exportPathText, builderName, inputText, firstLease, nowMs, a, b, c, d) => {
   if (nowMs !== undefined) setPhase(nowMs, a, b, c, d);
   leased += firstLease;
   const build = builders[builderName];
-  const found = resolveExport(jsonParse(pathText));
+  const found = resolveExport(jsonParse(exportPathText));
   return apply(found[0], found[1], build(jsonParse(inputText)));
 };
-`;

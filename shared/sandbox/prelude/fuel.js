@@ -1,8 +1,9 @@
+// @ts-check
 // Prelude part 3: the sandbox side of fuel. Built-ins whose work grows with
 // their input are charged before they run (or, when only the output tells the
 // size, right after, so at most one bounded call overshoots). Fuel is leased
 // from the host in chunks so cheap calls never leave JS.
-export const FUEL_JS = String.raw`
+
 let leased = 0;
 const hostLease = host.lease;
 // Loops of our own over hook data (the serialisation walk, splitting) report
@@ -16,7 +17,10 @@ const hostRetune = host.retune;
 const RETUNE_LENGTH = 65536;
 const charge = (units) => {
   if (!(units > 0)) return;
-  if (units <= leased) { leased -= units; return; }
+  if (units <= leased) {
+    leased -= units;
+    return;
+  }
   const need = units - leased;
   leased = 0;
   const granted = hostLease(need);
@@ -26,13 +30,13 @@ const charge = (units) => {
 
 // Prices in fuel units (1 unit is one interpreter step); see FUEL in fuel.ts
 // and the bench for how they were calibrated.
-const PER_CHAR = 1 / 32;       // copying or scanning one character
-const PER_CASE_CHAR = 1 / 2;   // case mapping / normalising one character
-const PER_COMPARE = 1 / 48;    // one character comparison of a naive search
-const PER_ELEMENT = 1 / 8;     // moving or visiting one element in C
-const PER_CONVERT = 1;         // converting one element to a string, one key
-const PER_BYTE = 1 / 256;      // zero-filling or copying one byte of a buffer
-const PER_PARSE_CHAR = 1 / 4;  // JSON / URI parsing per character
+const PER_CHAR = 1 / 32; // copying or scanning one character
+const PER_CASE_CHAR = 1 / 2; // case mapping / normalising one character
+const PER_COMPARE = 1 / 48; // one character comparison of a naive search
+const PER_ELEMENT = 1 / 8; // moving or visiting one element in C
+const PER_CONVERT = 1; // converting one element to a string, one key
+const PER_BYTE = 1 / 256; // zero-filling or copying one byte of a buffer
+const PER_PARSE_CHAR = 1 / 4; // JSON / URI parsing per character
 
 const MAX_LENGTH = 9007199254740991;
 const toLength = (value) => {
@@ -55,14 +59,20 @@ const lengthOf = (value) => {
 };
 const strOf = (value) => (typeof value === "string" ? value : toStr(value));
 const thisString = (value) => {
-  if (value === null || value === undefined) throw new TypeErr("String.prototype method called on null or undefined");
+  if (value === null || value === undefined)
+    throw new TypeErr("String.prototype method called on null or undefined");
   return strOf(value);
 };
 const regExpSource = getOwnDesc(RegExpCtor.prototype, "source").get;
 // instanceof could be steered by hook code; the internal-slot check cannot.
 const isRegExp = (value) => {
   if (!isObjectLike(value) || value === RegExpCtor.prototype) return false;
-  try { apply(regExpSource, value, []); return true; } catch { return false; }
+  try {
+    apply(regExpSource, value, []);
+    return true;
+  } catch {
+    return false;
+  }
 };
 
 const wrappers = new WeakMapCtor();
@@ -79,14 +89,16 @@ const meter = (target, key, price, after, coerceThis) => {
     // A method named by its key: no constructor, no prototype, and the
     // built-in's name ("[Symbol.split]" for symbols) without a defineProperty
     // per wrapper (the prelude runs in every fresh context).
-    wrapper = { [key](...args) {
-      const self = coerceThis === undefined ? this : coerceThis(this);
-      charge(1 + price(self, args));
-      const result = apply(original, self, args);
-      if (after !== undefined) charge(after(result, self, args));
-      if ((typeof result === "string" || isArray(result)) && result.length > RETUNE_LENGTH) hostRetune();
-      return result;
-    } }[key];
+    wrapper = {
+      [key](...args) {
+        const self = coerceThis === undefined ? this : coerceThis(this);
+        charge(1 + price(self, args));
+        const result = apply(original, self, args);
+        if (after !== undefined) charge(after(result, self, args));
+        if ((typeof result === "string" || isArray(result)) && result.length > RETUNE_LENGTH) hostRetune();
+        return result;
+      },
+    }[key];
     const name = original.name;
     if (wrapper.name !== name) defineProp(wrapper, "name", { value: name, configurable: true });
     defineProp(wrapper, "length", { value: original.length, configurable: true });
@@ -95,7 +107,13 @@ const meter = (target, key, price, after, coerceThis) => {
   // Built-in methods are writable, configurable data properties: assignment
   // keeps their attributes and costs less than a descriptor.
   if (desc.writable && desc.configurable) target[key] = wrapper;
-  else defineProp(target, key, { value: wrapper, writable: desc.writable, enumerable: desc.enumerable, configurable: desc.configurable });
+  else
+    defineProp(target, key, {
+      value: wrapper,
+      writable: desc.writable,
+      enumerable: desc.enumerable,
+      configurable: desc.configurable,
+    });
 };
 const meterAll = (target, keys, price, after, coerceThis) => {
   for (let i = 0; i < keys.length; i++) meter(target, keys[i], price, after, coerceThis);
@@ -103,4 +121,3 @@ const meterAll = (target, keys, price, after, coerceThis) => {
 const free = () => 0;
 const resultLength = (per) => (result) => lengthOf(result) * per;
 const ownKeyCount = (value) => (isObjectLike(value) ? ownKeys(value).length : 0);
-`;
