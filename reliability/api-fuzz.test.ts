@@ -38,14 +38,14 @@ interface Operation {
 const METHODS = ["get", "post", "put", "delete", "patch"] as const;
 
 /**
- * The operations of the document, from `paths` alone: its schemas may hold
- * references this test does not resolve, and the routes do not depend on them.
+ * The REST operations of the document, from `paths` alone (the /mcp and /llm
+ * operations answer in their own protocols' error shapes, not problem+json).
  */
 function operationsOf(document: unknown): Operation[] {
   if (!isObject(document) || !isObject(document.paths)) throw new Error("the OpenAPI document has no paths");
   const out: Operation[] = [];
   for (const [path, item] of Object.entries(document.paths)) {
-    if (!isObject(item)) continue;
+    if (!isObject(item) || !path.startsWith("/v1/")) continue;
     for (const method of METHODS) {
       const op = item[method];
       if (!isObject(op)) continue;

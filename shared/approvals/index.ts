@@ -5,7 +5,7 @@
 import { and, desc, eq, gt, lt, lte, or } from "drizzle-orm";
 import { database } from "../db/client";
 import { approvals, type ApprovalStatus } from "../db/schema";
-import { canonicalJson, sha256Hex } from "../hooks/canonical-json";
+import { canonicalJson, sha256Hex } from "../canonical-json";
 import { newId } from "../ids";
 import type { Json } from "../json";
 

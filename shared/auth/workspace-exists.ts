@@ -1,23 +1,24 @@
 // Whether a workspace exists. Workspaces are never deleted, so an isolate keeps
-// every uid it has seen exist; a miss is read again each time (a workspace
-// created a moment ago must be found). Only the platform key can name a
-// workspace that may not exist: a workspace key's own workspace always does.
+// the uids it has seen exist (the most recently asked, up to a bound); a miss
+// is read again each time (a workspace created a moment ago must be found).
+// Only the platform key can name a workspace that may not exist: a workspace
+// key's own workspace always does.
 import { eq } from "drizzle-orm";
+import { boundedCache } from "../cache";
 import { database } from "../db/client";
 import { workspaces } from "../db/schema";
+import { KNOBS } from "../knobs";
 
-const KNOWN_ENTRIES = 4096;
-const known = new Set<string>();
+const known = boundedCache<string, true>({ entries: KNOBS.workspaceExistsCacheEntries });
 
 export async function workspaceExists(db: D1Database, uid: string): Promise<boolean> {
-  if (known.has(uid)) return true;
+  if (known.get(uid) !== undefined) return true;
   const row = await database(db)
     .select({ uid: workspaces.uid })
     .from(workspaces)
     .where(eq(workspaces.uid, uid))
     .get();
   if (row === undefined) return false;
-  if (known.size >= KNOWN_ENTRIES) known.clear();
-  known.add(uid);
+  known.set(uid, true);
   return true;
 }

@@ -6,7 +6,6 @@ import { z } from "zod";
 import { DEFAULT_LIB_EXPORT } from "../files/exports";
 import { parseFilePath } from "../files/paths";
 import { LIMITS } from "../limits";
-import type { WorkspaceConfig } from "./schema";
 
 export const HOOK_SCOPES = ["all", "main", "loops"] as const;
 export type HookScope = (typeof HOOK_SCOPES)[number];
@@ -137,7 +136,7 @@ export function hookAppliesToLoop(hook: PreLlmHookConfig, loopName: string): boo
  */
 export function effectiveHookTimeoutMs(
   hook: PreLlmHookConfig,
-  config: Pick<WorkspaceConfig, "limits">,
+  config: { limits?: { execution_timeout_ms?: number } },
 ): number {
   const requested = hook.timeout_ms ?? LIMITS.requestHookTimeoutMs;
   const cap = config.limits?.execution_timeout_ms ?? LIMITS.requestHookTimeoutMs;

@@ -3,7 +3,7 @@
 // non-secret JSON, so keys never appear here, only secret names.
 import { z } from "zod";
 import { LIMITS } from "../limits";
-import { SECRET_NAME_PATTERN } from "../services/credentials";
+import { SECRET_NAME_PATTERN } from "../secrets/credentials";
 
 export const PROVIDERS = ["openai", "anthropic"] as const;
 export type ProviderName = (typeof PROVIDERS)[number];

@@ -1,7 +1,7 @@
 // D1 table of workspace config: one JSON document per workspace, written under
-// optimistic concurrency (a conditional write on `version`). docs/storage-logs.md.
+// optimistic concurrency (a conditional write on `version`). docs/storage.md.
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { workspaces } from "./schema";
+import { workspaces } from "./schema-workspaces";
 
 export const workspaceConfigs = sqliteTable("workspace_configs", {
   workspaceUid: text("workspace_uid")

@@ -3,7 +3,7 @@
 // docs/storage.md says which store is the authority for each fact.
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import type { RunDetails } from "../logs/types";
+import type { RunDetails } from "./run-types";
 import { workspaceRef } from "./columns";
 
 /** The id prefix of `hook_test_runs` rows; ids lead with the run's time (retention works on id ranges). */

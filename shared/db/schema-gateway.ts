@@ -1,9 +1,9 @@
 // D1 tables of the MCP gateway's policy: access profiles and the profile each
 // key names, per-tool gateway settings (risk, response projection), encrypted
-// workspace secrets and one-call approvals. Documented in docs/storage-gateway.md.
+// workspace secrets and one-call approvals. Documented in docs/storage.md.
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { workspaceRef } from "./columns";
-import { apiKeys } from "./schema";
+import { apiKeys } from "./schema-workspaces";
 
 export const RISK_LEVELS = ["low", "medium", "high"] as const;
 export type RiskLevel = (typeof RISK_LEVELS)[number];

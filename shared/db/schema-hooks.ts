@@ -1,5 +1,5 @@
 // D1 tables of the hook lifecycle (drafts, immutable versions, reset events).
-// Re-exported from schema.ts; docs/storage-hooks.md documents every column and
+// Re-exported from schema.ts; docs/storage.md documents every column and
 // which store is the authority for each fact.
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { workspaceRef } from "./columns";

@@ -1,8 +1,8 @@
 // D1 tables of hook-run logs: one row per stage run (and per pipeline refusal),
-// and the retention sweep's resume point. docs/storage-logs.md.
+// and the retention sweep's resume point. docs/storage.md.
 import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import type { HookKind, RunChannel, RunDetails, RunOutcome, RunStage } from "../logs/types";
+import type { HookKind, RunChannel, RunDetails, RunOutcome, RunStage } from "./run-types";
 import { workspaceRef } from "./columns";
 
 export const hookRuns = sqliteTable(

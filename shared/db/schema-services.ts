@@ -1,5 +1,5 @@
 // Upstream MCP servers ("services") and the tools indexed from their `tools/list`.
-// Documented in docs/storage-services.md.
+// Documented in docs/storage.md.
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { workspaceRef } from "./columns";

@@ -5,7 +5,7 @@ import type { ProviderName } from "../config/providers";
 import type { WorkspaceConfig } from "../config/schema";
 import type { JsonObject } from "../json";
 import { LIMITS } from "../limits";
-import { workspaceSecret } from "../services/credentials";
+import { workspaceSecret } from "../secrets/credentials";
 import { withIdleTimeout } from "./idle-stream";
 
 /** The path each provider's API serves, appended to the configured base URL (SDK convention). */

@@ -12,7 +12,7 @@ import {
   type PreLlmHookConfig,
 } from "../config/pre-llm-hook";
 import type { WorkspaceConfig } from "../config/schema";
-import { loadDeployedFile } from "../files/deployed";
+import { loadDeployedFile } from "../deploy/deployed-file";
 import { exportPath } from "../files/exports";
 import { fileTarget } from "../lifecycle/target";
 import type { RunRecord } from "../logs";

@@ -21,10 +21,6 @@ export interface BatchOptions {
   rowsPerInsert: number;
 }
 
-/** Default gathering time of a batch; `LOG_BATCH_MS` (a Worker var) overrides it. */
-export const LOG_BATCH_DELAY_MS = 200;
-export const LOG_BATCH_MAX_ROWS = 250;
-
 /** Makes a request's rows when its batch is written (a rejection is logged and drops only those rows). */
 export type RowSource = () => readonly RunRow[] | Promise<readonly RunRow[]>;
 

@@ -1,12 +1,10 @@
 // Bounds the captured details of one run before they are stored.
 import { utf8Bytes } from "../json";
-import type { RunDetails } from "./types";
+import { KNOBS } from "../knobs";
+import type { RunDetails } from "../db/run-types";
 
-/** Largest JSON text of one record's stored details. */
-export const DETAILS_MAX_BYTES = 16 * 1024;
-
-/** Longest stored texts, in characters (at most 3 bytes each, so together they fit the bound). */
-const TEXT_MAX_CHARS = { reason: 256, message: 1024, error: 2048 } as const;
+/** Largest JSON text of one record's stored details (KNOBS.logDetailsBytes). */
+export const DETAILS_MAX_BYTES = KNOBS.logDetailsBytes;
 
 /** The JSON size of `value`; Infinity when it cannot be serialised. */
 function jsonBytes(value: unknown): number {
@@ -66,8 +64,8 @@ export function boundDetails(given: RunDetails, maxBytes: number = DETAILS_MAX_B
   const out: RunDetails = { ...details, logs: details.logs?.map((entry) => ({ ...entry })) };
   for (const field of ["reason", "message", "error"] as const) {
     const text = out[field];
-    if (text !== undefined && text.length > TEXT_MAX_CHARS[field]) {
-      out[field] = clip(text, TEXT_MAX_CHARS[field]);
+    if (text !== undefined && text.length > KNOBS.logDetailTextChars[field]) {
+      out[field] = clip(text, KNOBS.logDetailTextChars[field]);
       omitted.push(field);
     }
   }

@@ -3,7 +3,7 @@ import { and, desc, eq, gte, lt, type SQL } from "drizzle-orm";
 import { database } from "../db/client";
 import { hookRuns } from "../db/schema";
 import { newId } from "../ids";
-import type { HookKind, RunChannel, RunDetails, RunMetadata, RunOutcome, RunStage } from "./types";
+import type { HookKind, RunChannel, RunDetails, RunMetadata, RunOutcome, RunStage } from "../db/run-types";
 import { RUN_ID_PREFIX } from "./writer";
 
 /** The shape of a run id: the prefix, 10 time characters and 12 random ones. */

@@ -4,9 +4,10 @@ import { getTableColumns } from "drizzle-orm";
 import type { DetailPolicy } from "../config/schema";
 import { hookRuns } from "../db/schema";
 import { newId } from "../ids";
-import { insertRows, LOG_BATCH_DELAY_MS, LOG_BATCH_MAX_ROWS, RunBatcher, type RunRow } from "./batch";
+import { KNOBS } from "../knobs";
+import { insertRows, RunBatcher, type RunRow } from "./batch";
 import { boundDetails } from "./details";
-import type { RunDetails, RunRecord } from "./types";
+import type { RunDetails, RunRecord } from "../db/run-types";
 
 /** Whether a batch of records may keep its details: both must allow it. */
 export interface CaptureSettings {
@@ -70,7 +71,7 @@ export function toRows(records: readonly RunRecord[], capture: CaptureSettings):
 
 /**
  * Stores run records now: metadata always, `details` only when `capture`
- * allows it (bounded to DETAILS_MAX_BYTES). All records go in one D1 batch
+ * allows it (bounded to KNOBS.logDetailsBytes). All records go in one D1 batch
  * (atomic), chunked for D1's bound-parameter limit. Rejects when the write fails.
  */
 export async function recordRuns(
@@ -83,8 +84,8 @@ export async function recordRuns(
 }
 
 const batcher = new RunBatcher({
-  delayMs: LOG_BATCH_DELAY_MS,
-  maxRows: LOG_BATCH_MAX_ROWS,
+  delayMs: KNOBS.logBatchDelayMs,
+  maxRows: KNOBS.logBatchMaxRows,
   rowsPerInsert: ROWS_PER_INSERT,
 });
 
@@ -92,7 +93,7 @@ const batcher = new RunBatcher({
 function batchDelay(env: { LOG_BATCH_MS?: string }): number {
   // An unset or empty var is the default, not Number("") = 0.
   const ms = env.LOG_BATCH_MS ? Number(env.LOG_BATCH_MS) : Number.NaN;
-  return Number.isFinite(ms) && ms >= 0 ? ms : LOG_BATCH_DELAY_MS;
+  return Number.isFinite(ms) && ms >= 0 ? ms : KNOBS.logBatchDelayMs;
 }
 
 /**

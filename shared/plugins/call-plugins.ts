@@ -4,7 +4,9 @@
 // reset, or a config write (each bumps that version) is seen by the next call.
 // The config rides along so the plugin hooks' capability gates need no D1
 // read of their own on every call.
+import { boundedCache } from "../cache";
 import { readWorkspaceConfig } from "../config";
+import { KNOBS } from "../knobs";
 import type { WorkspaceConfig } from "../config/schema";
 import { activePlugins, type DeployedPlugin } from "./discovery";
 
@@ -15,15 +17,16 @@ export interface PluginSet {
 }
 
 /**
- * How long an isolate keeps a workspace's active plugin list. Plugin deploys,
- * rollbacks and resets (deployments.ts) and config writes (the catalog-version
- * middleware) bump the catalog version, so the list is dropped the moment the
- * call path sees a newer version; like the catalog copy's, the age bound only
- * matters if a writer failed between its write and the bump.
+ * A workspace's active plugin list, kept for KNOBS.pluginListCacheMs. Plugin
+ * deploys, rollbacks and resets (deployments.ts) and config writes (the
+ * catalog-version middleware) bump the catalog version, so the list is dropped
+ * the moment the call path sees a newer version; like the catalog copy's, the
+ * age bound only matters if a writer failed between its write and the bump.
  */
-export const PLUGIN_CACHE_MS = 60_000;
-const PLUGIN_CACHE_ENTRIES = 1024;
-const pluginCache = new Map<string, { version: number; loadedAt: number; set: PluginSet }>();
+const pluginCache = boundedCache<string, { version: number; set: PluginSet }>({
+  entries: KNOBS.pluginListCacheEntries,
+  ttlMs: KNOBS.pluginListCacheMs,
+});
 
 /** For tests: forget every cached plugin list. */
 export function clearPluginCache(): void {
@@ -45,17 +48,11 @@ export async function callPlugins(
   version: number,
 ): Promise<PluginSet> {
   const hit = pluginCache.get(workspaceUid);
-  if (hit !== undefined && hit.version === version && Date.now() - hit.loadedAt < PLUGIN_CACHE_MS)
-    return hit.set;
+  if (hit !== undefined && hit.version === version) return hit.set;
   try {
     const config = await readWorkspaceConfig(env.DB, workspaceUid);
     const set: PluginSet = { plugins: await activePlugins(env, workspaceUid, config), config };
-    pluginCache.delete(workspaceUid);
-    pluginCache.set(workspaceUid, { version, loadedAt: Date.now(), set });
-    if (pluginCache.size > PLUGIN_CACHE_ENTRIES) {
-      const oldest = pluginCache.keys().next();
-      if (!oldest.done) pluginCache.delete(oldest.value);
-    }
+    pluginCache.set(workspaceUid, { version, set });
     return set;
   } catch (error) {
     console.error("plugins: could not read the active plugins; the call runs without them", {

@@ -9,8 +9,9 @@
 // revisions are immutable, so their code and hook names come from the
 // isolate's revision cache (`loadFileRevision`, keyed by revision id).
 import type { WorkspaceConfig } from "../config/schema";
-import { loadFileRevision } from "../files/deployed";
+import { loadFileRevision } from "../deploy/deployed-file";
 import { parseFilePath } from "../files/paths";
+import { KNOBS } from "../knobs";
 
 export interface DeployedPlugin {
   /** `redact` for `plugins/redact.ts`. */
@@ -28,8 +29,6 @@ export const withHook = (plugins: readonly DeployedPlugin[], hook: string): Depl
   plugins.filter((p) => p.hooks.includes(hook));
 
 const TARGET_PREFIX = "file:plugins/";
-/** Targets read per WorkspaceObject call; a workspace rarely has more plugins than one page. */
-const PAGE = 200;
 
 /** Every plugin with an active deployment, in pipeline order. */
 export async function activePlugins(
@@ -41,7 +40,7 @@ export async function activePlugins(
   const active: { path: string; name: string; revisionId: string }[] = [];
   let after = "";
   for (;;) {
-    const page = await stub.listTargets(workspaceUid, TARGET_PREFIX, { after, limit: PAGE });
+    const page = await stub.listTargets(workspaceUid, TARGET_PREFIX, { after, limit: KNOBS.pluginListPage });
     for (const { target, pointers } of page) {
       const pointer = pointers.active;
       if (pointer === null) continue;
@@ -51,7 +50,7 @@ export async function activePlugins(
       active.push({ path, name: parsed.value.name, revisionId: pointer.revisionId });
     }
     const last = page.at(-1);
-    if (page.length < PAGE || last === undefined) break;
+    if (page.length < KNOBS.pluginListPage || last === undefined) break;
     after = last.target;
   }
   const loaded = await Promise.all(

@@ -20,7 +20,7 @@ import { isJsonObject, type Json } from "../json";
 import { fileTarget } from "../lifecycle/target";
 import { LIMITS } from "../limits";
 import { FUEL_PER_MS, hostCallsFor, REQUEST_HOOK_EXTENSIONS } from "../llm/host-calls";
-import type { RunRecord } from "../logs/types";
+import type { RunRecord } from "../db/run-types";
 import {
   runModuleExport,
   type HostCall,

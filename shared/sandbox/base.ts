@@ -5,7 +5,7 @@
 // memory the next restore takes back).
 import type { QuickJSHandle } from "quickjs-emscripten-core";
 import { encodeSource, type DirectResult, type EncodedSource } from "./direct-call";
-import type { Engine } from "./engine";
+import type { Instance } from "./instance";
 import { fileAtomOf } from "./fuel";
 import { buildPrelude, type PreludeExtension } from "./prelude";
 import type { Vm } from "./vm";
@@ -52,7 +52,7 @@ export class Base {
   ) {}
 
   /** Evaluates the prelude in `vm` and keeps what calls need of it. */
-  static install(vm: Vm, extensions: readonly PreludeExtension[], engine: Engine): Base {
+  static install(vm: Vm, extensions: readonly PreludeExtension[], engine: Instance): Base {
     const key = preludeKey(extensions);
     const source = preludeSource(key, extensions);
     const ctx = vm.context;

@@ -13,7 +13,7 @@ import { LIMITS } from "../limits";
 import type { ApiFunction, Base } from "./base";
 import { classify, describeError, type ErrorDescription } from "./classify";
 import type { DirectResult } from "./direct-call";
-import { nearMemoryCap, type Engine } from "./engine";
+import { nearMemoryCap, type Instance } from "./instance";
 import { fail, SandboxFailure } from "./failure";
 import { FUEL, FuelMeter, type HeapGauge } from "./fuel";
 import { LogCollector } from "./logs";
@@ -91,7 +91,7 @@ export class Call implements HostBinding {
   private readonly owned: Disposable[] | null;
 
   constructor(
-    readonly engine: Engine,
+    readonly engine: Instance,
     readonly vm: Vm,
     readonly base: Base,
     setup: CallSetup,

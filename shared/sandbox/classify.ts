@@ -12,7 +12,7 @@ export interface ErrorDescription {
   kind: "error" | "value" | "null" | "export";
   name: string;
   message: string;
-  /** Set by the prelude only for the engine's own errors (see describeError in prelude/bridge.ts). */
+  /** Set by the prelude only for the engine's own errors (see describeError in prelude/bridge.js). */
   engine: "" | "stack" | "memory";
 }
 

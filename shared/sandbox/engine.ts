@@ -12,26 +12,14 @@ import releaseSync from "@jitl/quickjs-wasmfile-release-sync";
 import { LIMITS } from "../limits";
 import { probeHeapLayout, type HeapLayout } from "./heap-layout";
 import { Images } from "./images";
-import { probeLayout, type EngineLayout } from "./layout";
+import type { EmscriptenHeap, Instance } from "./instance";
+import { probeLayout } from "./layout";
 
 const PAGE = 65_536;
 
-export interface EmscriptenHeap {
-  _malloc(bytes: number): number;
-  _free(pointer: number): void;
-}
-
-export interface Engine {
-  readonly module: QuickJSWASMModule;
-  readonly memory: WebAssembly.Memory;
-  readonly maxBytes: number;
-  readonly layout: EngineLayout;
-  /** The instance's allocator, reached through the emscripten module. */
-  readonly heap: EmscriptenHeap;
+export interface Engine extends Instance {
   /** Memory images of this instance, or null when its layout was not recognised. */
   readonly images: Images | null;
-  /** Set once the instance trapped; a retired engine is never handed out again. */
-  retired: boolean;
 }
 
 export type WasmSource = () => WebAssembly.Module | Promise<WebAssembly.Module>;
@@ -135,9 +123,4 @@ export function createEngineProvider(source: WasmSource, options: EngineOptions 
       engine.images?.retire();
     },
   };
-}
-
-/** True when the instance is at (or within `slackBytes` of) its hard cap. */
-export function nearMemoryCap(engine: Engine, slackBytes = 2 * PAGE): boolean {
-  return engine.memory.buffer.byteLength + slackBytes >= engine.maxBytes;
 }

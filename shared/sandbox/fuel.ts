@@ -9,7 +9,7 @@
 // the hook holds (operators and syntax that walk a whole string or object:
 // comparisons, `for…in`, spread, conversions) and the stack depth (errors
 // walk every frame). The same code and input always burn the same fuel.
-import type { Engine } from "./engine";
+import type { Instance } from "./instance";
 import { QUICKJS_POLL_RESET } from "./layout";
 
 export const FUEL = {
@@ -75,7 +75,7 @@ export class FuelMeter {
 
   constructor(
     public budget: number,
-    private readonly engine: Engine,
+    private readonly engine: Instance,
     private readonly contextPtr: number,
     private readonly runtimePtr: number,
     private readonly heldBytes: HeapGauge,
@@ -308,7 +308,7 @@ export class FuelMeter {
  * the handle's value pointer (a JSValue in wasm memory); -1 when the layout
  * is unknown or the value is not a function with bytecode.
  */
-export function fileAtomOf(engine: Engine, valuePointer: number): number {
+export function fileAtomOf(engine: Instance, valuePointer: number): number {
   const path = engine.layout.codeLength;
   if (path === null) return -1;
   const w = new Int32Array(engine.memory.buffer);

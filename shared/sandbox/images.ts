@@ -11,7 +11,7 @@
 import { LRUCache } from "lru-cache";
 import { Base, PreludeFailure } from "./base";
 import { Call } from "./call";
-import type { Engine } from "./engine";
+import type { Instance } from "./instance";
 import { heapCensus, heapTop, trimTop, type HeapLayout } from "./heap-layout";
 import { capture, captureDelta, deltaBytes, expand, snapshotBytes, type Delta, type Snapshot } from "./image";
 import type { PreludeExtension } from "./prelude";
@@ -70,7 +70,7 @@ export class Images {
   private readonly failures: LRUCache<string, ModuleFailure>;
 
   private constructor(
-    readonly engine: Engine,
+    readonly engine: Instance,
     readonly vm: Vm,
     readonly layout: HeapLayout,
     private readonly root: Snapshot,
@@ -102,7 +102,7 @@ export class Images {
   }
 
   /** The instance's images, once its runtime and context exist; throws if they cannot be made. */
-  static create(engine: Engine, layout: HeapLayout, options: ImagesOptions): Images {
+  static create(engine: Instance, layout: HeapLayout, options: ImagesOptions): Images {
     const vm = Vm.create(engine);
     trimTop(engine.memory, layout);
     return new Images(engine, vm, layout, capture(engine.memory, layout), options);

@@ -16,7 +16,7 @@ import { LIMITS } from "../limits";
 import { Base, PreludeFailure } from "./base";
 import { Call, OWN_RUNTIME, type HostCall } from "./call";
 import type { Engine, EngineProvider } from "./engine";
-import { nearMemoryCap } from "./engine";
+import { nearMemoryCap } from "./instance";
 import { isEngineTrap, SandboxFailure } from "./failure";
 import type { CodeImage, Images, ModuleFailure } from "./images";
 import type { PreludeExtension } from "./prelude";

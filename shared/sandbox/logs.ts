@@ -1,5 +1,5 @@
 // Host side of `context.log.*`. The prelude checks each entry against the log
-// limits and keeps accepted ones until the phase ends (prelude/bridge.ts); the
+// limits and keeps accepted ones until the phase ends (prelude/bridge.js); the
 // host takes them then, and hears of a refusal at once. A violation is
 // sticky: the hook sees a thrown error, and even if it catches it the
 // invocation fails with hook_log_limit.

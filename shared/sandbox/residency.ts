@@ -6,7 +6,7 @@
 // awaiting call holds no instance while it waits.
 import { LIMITS } from "../limits";
 import type { Call, Residency } from "./call";
-import type { Engine } from "./engine";
+import type { Instance } from "./instance";
 import { fail } from "./failure";
 import { heapBreak, type HeapLayout } from "./heap-layout";
 import { capture, restore, restoreDelta, snapshotBytes, type Delta, type Snapshot } from "./image";
@@ -59,7 +59,7 @@ export class ImageResidency implements Residency {
   parkedBytes = 0;
 
   constructor(
-    private readonly engine: Engine,
+    private readonly engine: Instance,
     private readonly vm: Vm,
     private readonly layout: HeapLayout,
   ) {

@@ -9,7 +9,7 @@ import { utf8Bytes } from "../json";
 import { LIMITS } from "../limits";
 import { base64DecodeUtf8, base64EncodeUtf8 } from "./base64";
 import { DirectCalls } from "./direct-call";
-import type { Engine } from "./engine";
+import type { Instance } from "./instance";
 import { FUEL } from "./fuel";
 import { contextPointer, QUICKJS_POLL_RESET, runtimePointer } from "./layout";
 
@@ -52,7 +52,7 @@ export class Vm {
     this.host = this.makeHost();
   }
 
-  static create(engine: Engine): Vm {
+  static create(engine: Instance): Vm {
     const runtime = engine.module.newRuntime();
     try {
       runtime.setMemoryLimit(LIMITS.invocationMemoryBytes);

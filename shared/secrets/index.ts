@@ -12,6 +12,8 @@
 import { and, asc, eq } from "drizzle-orm";
 import { database } from "../db/client";
 import { workspaceSecrets } from "../db/schema";
+import { boundedCache } from "../cache";
+import { KNOBS } from "../knobs";
 import { LIMITS } from "../limits";
 
 export const SECRET_KDF = { salt: "rayrun-hooks/workspace-secrets", version: 1 } as const;
@@ -21,9 +23,11 @@ export const SECRET_VALUE_BYTES = LIMITS.secretValueBytes;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** Derived keys by root-key digest and workspace; deriving is cheap but not free on the hot path. */
-const keys = new Map<string, Promise<CryptoKey>>();
-const MAX_KEYS = 512;
+/**
+ * Derived keys by root-key digest and workspace; deriving is cheap but not free
+ * on the hot path. The promise is kept, so concurrent calls derive once.
+ */
+const keys = boundedCache<string, Promise<CryptoKey>>({ entries: KNOBS.secretKeyCacheEntries });
 
 async function rootDigest(rootKey: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", encoder.encode(rootKey));
@@ -34,7 +38,7 @@ async function workspaceKey(rootKey: string, workspaceUid: string): Promise<Cryp
   const id = `${await rootDigest(rootKey)}:${workspaceUid}`;
   let key = keys.get(id);
   if (!key) {
-    key = (async () => {
+    const derived = (async () => {
       const ikm = await crypto.subtle.importKey("raw", encoder.encode(rootKey), "HKDF", false, ["deriveKey"]);
       return crypto.subtle.deriveKey(
         {
@@ -49,12 +53,12 @@ async function workspaceKey(rootKey: string, workspaceUid: string): Promise<Cryp
         ["encrypt", "decrypt"],
       );
     })();
-    key.catch(() => keys.delete(id));
-    keys.set(id, key);
-    if (keys.size > MAX_KEYS) {
-      const oldest = keys.keys().next();
-      if (!oldest.done) keys.delete(oldest.value);
-    }
+    // A failed derivation is not kept (unless another has replaced it meanwhile).
+    derived.catch(() => {
+      if (keys.peek(id) === derived) keys.delete(id);
+    });
+    keys.set(id, derived);
+    key = derived;
   }
   return key;
 }

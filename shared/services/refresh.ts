@@ -13,7 +13,7 @@ import {
 import { utf8Bytes } from "../json";
 import { newId } from "../ids";
 import { err, ok, type Result } from "../result";
-import { definitionBytes, definitionHash, toolDefinition, toolListing } from "./definition";
+import { definitionBytes, definitionHash, toolDefinition, toolListing } from "../mcp/definition";
 import { isUniqueViolation, now, renameAround, toolsOfService, type ServiceRow, type ToolRow } from "./store";
 
 /** D1 binds at most 100 parameters per statement. */

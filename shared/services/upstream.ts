@@ -4,14 +4,15 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { ServerCapabilities, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { UpstreamCapabilities } from "../db/schema";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
+import { KNOBS } from "../knobs";
 import { err, ok, type Result } from "../result";
 
 /** Bounds on one `tools/list` walk, so a misbehaving upstream cannot hold a request forever. */
 export const UPSTREAM_LIMITS = {
   /** Per MCP request (initialize, each tools/list page). */
-  requestTimeoutMs: 15_000,
+  requestTimeoutMs: KNOBS.upstreamListRequestMs,
   /** `nextCursor` pages followed before giving up. */
-  toolListPages: 50,
+  toolListPages: KNOBS.upstreamListPages,
   /** Tools one service may expose. */
   toolsPerService: 1000,
 } as const;

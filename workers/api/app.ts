@@ -1,24 +1,28 @@
 import { Hono } from "hono";
-import { notFoundHandler } from "../../shared/http/not-found";
 import { HTTPException } from "hono/http-exception";
+import { notFoundHandler } from "../../shared/http/not-found";
 import { ProblemException, problemResponse } from "../../shared/http/problem";
 import { catalogVersion } from "./middleware/catalog-version";
 import { accessProfileRoutes } from "./routes/access-profiles";
 import { approvalRoutes } from "./routes/approvals";
 import { compileRoutes } from "./routes/compile";
 import { configRoutes } from "./routes/config";
-import { hookRoutes } from "./routes/hooks";
-import { fileRoutes } from "./routes/files";
+import { deploymentRoutes } from "./routes/deployments";
+import { draftRoutes } from "./routes/drafts";
+import { fileTestRoutes } from "./routes/file-test";
+import { filePathOperations, fileRoutes } from "./routes/files";
 import { limitsRoutes } from "./routes/limits";
 import { llmRoutes } from "./routes/llm";
-import { logRoutes } from "./routes/logs";
+import { logRoutes, targetLogRoutes } from "./routes/logs";
 import { openapiRoutes } from "./routes/openapi";
 import { runRoutes } from "./routes/run";
 import { secretRoutes } from "./routes/secrets";
 import { serviceRoutes } from "./routes/services";
-import { toolDeploymentRoutes } from "./routes/tool-deployments";
+import { toolConsoleRoutes } from "./routes/tool-console";
 import { toolRoutes } from "./routes/tools";
+import { versionRoutes } from "./routes/versions";
 import { workspaceRoutes } from "./routes/workspaces";
+import { resolveFileTarget, resolveToolDeployTarget, resolveToolTarget } from "./targets";
 import type { ApiEnv } from "./types";
 
 export const app = new Hono<ApiEnv>();
@@ -26,14 +30,12 @@ export const app = new Hono<ApiEnv>();
 app.use("/v1/workspaces/*", catalogVersion);
 
 app.route("/v1", limitsRoutes);
-app.route("/v1", openapiRoutes);
+app.route("/v1", openapiRoutes(app));
 app.route("/v1", compileRoutes);
 app.route("/v1", runRoutes);
 app.route("/v1", workspaceRoutes);
 app.route("/v1", serviceRoutes);
 app.route("/v1", toolRoutes);
-app.route("/v1", hookRoutes);
-app.route("/v1", toolDeploymentRoutes);
 app.route("/v1", fileRoutes);
 app.route("/v1", accessProfileRoutes);
 app.route("/v1", secretRoutes);
@@ -41,6 +43,25 @@ app.route("/v1", approvalRoutes);
 app.route("/v1", configRoutes);
 app.route("/v1", logRoutes);
 app.route("/v1", llmRoutes);
+
+// Tool adapters and workspace files share one lifecycle (drafts and versions,
+// deployments, logs), each mounted with its kind's resolver; routes never
+// import one another, so the composition lives here.
+const HOOK = "/v1/workspaces/:ws/tools/:tool/hook";
+app.route(HOOK, draftRoutes(resolveToolTarget));
+app.route(HOOK, versionRoutes(resolveToolTarget));
+app.route(HOOK, deploymentRoutes(resolveToolDeployTarget));
+app.route(HOOK, targetLogRoutes(resolveToolTarget));
+app.route(HOOK, toolConsoleRoutes);
+
+const FILE = "/v1/workspaces/:ws/files/:path";
+// Before the file routes: hono-openapi applies it to the operations registered after it.
+app.use(`${FILE}/*`, filePathOperations);
+app.route(FILE, draftRoutes(resolveFileTarget));
+app.route(FILE, versionRoutes(resolveFileTarget));
+app.route(FILE, deploymentRoutes(resolveFileTarget));
+app.route(FILE, targetLogRoutes(resolveFileTarget));
+app.route(FILE, fileTestRoutes);
 
 // Locally one port serves everything: the data plane lives in the gateway Worker.
 app.all("/mcp/*", (c) => c.env.GATEWAY.fetch(c.req.raw));

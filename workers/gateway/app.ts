@@ -4,9 +4,9 @@ import { problemResponse } from "../../shared/http/problem";
 import { authenticateCaller } from "./auth";
 import { BENCH_RELAY_PATH, benchRelay } from "./bench-relay";
 import { llmRoutes } from "./llm";
-import { serveMcp } from "./mcp";
-import { allowedHosts, hostRefusal } from "./mcp-host";
-import { listenMcp } from "./mcp-listen";
+import { serveMcp } from "./mcp/endpoint";
+import { allowedHosts, hostRefusal } from "./mcp/host";
+import { listenMcp } from "./mcp/listen";
 
 // The data plane. It imports the sandbox and hook contracts, never the compiler:
 // `npm run check:gateway` fails the build if esbuild reaches this bundle.

@@ -8,44 +8,38 @@ import { bearerToken } from "../../shared/auth/keys";
 import { allows, type Principal } from "../../shared/auth/principal";
 import { resolvePrincipal } from "../../shared/auth/resolve";
 import { workspaceExists } from "../../shared/auth/workspace-exists";
+import { boundedCache } from "../../shared/cache";
+import { KNOBS } from "../../shared/knobs";
 import type { Problem } from "../../shared/http/problem";
-import type { Caller } from "../../shared/pipeline/call-state";
-import { workspaceCatalog, type WorkspaceCatalog } from "../../shared/pipeline/catalog-cache";
-
-/** How long a resolved key stays in the isolate. */
-export const PRINCIPAL_CACHE_MS = 60_000;
-const PRINCIPAL_CACHE_ENTRIES = 4096;
+import type { Caller } from "./tool-call/call-types";
+import { workspaceCatalog, type WorkspaceCatalog } from "./caches/catalog-cache";
 
 interface Resolved {
   principal: Principal;
   profile: string;
-  expiresAt: number;
 }
 
 /**
  * Keyed by the token itself: hashing it first (as D1 lookups do) cost more per
  * call than the rest of authentication, and the token is in this isolate's
- * memory for the request anyway.
+ * memory for the request anyway. A resolved key stays KNOBS.principalCacheMs.
  */
-const cache = new Map<string, Resolved>();
+const cache = boundedCache<string, Resolved>({
+  entries: KNOBS.principalCacheEntries,
+  ttlMs: KNOBS.principalCacheMs,
+});
 
 async function resolve(
   env: { DB: D1Database; RAYRUN_BOOTSTRAP_KEY: string },
   token: string,
 ): Promise<Resolved | null> {
-  const now = Date.now();
   const hit = cache.get(token);
-  if (hit && hit.expiresAt > now) return hit;
-  cache.delete(token);
+  if (hit !== undefined) return hit;
   const principal = await resolvePrincipal(env, token);
   if (principal === null) return null;
   const profile = principal.kind === "key" ? await keyProfile(env.DB, principal.keyId) : DEFAULT_PROFILE;
-  const resolved = { principal, profile, expiresAt: now + PRINCIPAL_CACHE_MS };
+  const resolved = { principal, profile };
   cache.set(token, resolved);
-  if (cache.size > PRINCIPAL_CACHE_ENTRIES) {
-    const oldest = cache.keys().next();
-    if (!oldest.done) cache.delete(oldest.value);
-  }
   return resolved;
 }
 
@@ -67,7 +61,7 @@ const REVOKED: Problem = {
  * The caller of `/mcp/{ws}` or `/llm/{ws}/…` with `tools:call` for an existing
  * workspace, or the problem to answer (401, 403, 404 workspace_not_found).
  * Revocation is not decided here: the isolate's copy of a key may be up to
- * PRINCIPAL_CACHE_MS old; see `keyRevoked`.
+ * KNOBS.principalCacheMs old; see `keyRevoked`.
  */
 export async function authenticateCaller(
   env: { DB: D1Database; RAYRUN_BOOTSTRAP_KEY: string },

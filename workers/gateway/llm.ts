@@ -22,7 +22,7 @@ import { runChatParams } from "../../shared/plugins/chat-params";
 import { activePluginsOrNone } from "../../shared/plugins/discovery";
 import { deferRuns } from "../../shared/logs/writer";
 import type { Result } from "../../shared/result";
-import type { Caller } from "../../shared/pipeline/call-state";
+import type { Caller } from "./tool-call/call-types";
 import { authenticateCaller, keyRevoked } from "./auth";
 import { RATE_WINDOW_SECONDS, rateLimitedDetail, withinRate } from "./rate-limit";
 

@@ -1,8 +1,8 @@
 // compileToolAdapter: tool adapter source (TypeScript) → the compiled script
 // and what it declares, or diagnostics. Order: cheap input checks, bundle
 // (syntax, imports, exports), size, then one evaluation in the sandbox.
-import type { PublicContract } from "../../../shared/hooks/public-contract";
-import { sha256Hex } from "../../../shared/hooks/canonical-json";
+import type { PublicContract } from "../contract/public-contract";
+import { sha256Hex } from "../../../shared/canonical-json";
 import type { JsonObject } from "../../../shared/json";
 import { err, ok, type Result } from "../../../shared/result";
 import { inspectAdapter } from "../../../shared/sandbox";

@@ -1,7 +1,7 @@
 // Checks what evaluating the compiled module produced: the adapter definition
 // the sandbox read from `export default defineToolAdapter({ … })`.
 import type { Json } from "../../../shared/json";
-import { validatePublicContract, type PublicContract } from "../../../shared/hooks/public-contract";
+import { validatePublicContract, type PublicContract } from "../contract/public-contract";
 import { err, ok, type Result } from "../../../shared/result";
 import type { AdapterDefinition, AdapterStage, SandboxError } from "../../../shared/sandbox/types";
 import { diagnostic, locate, START, type Diagnostic } from "./diagnostics";

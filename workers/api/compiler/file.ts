@@ -4,7 +4,7 @@
 // is the module's shape:
 //   lib/…      named exports; the exported functions are recorded
 //   plugins/…  only a default export, an object keyed by hook name
-import { sha256Hex } from "../../../shared/hooks/canonical-json";
+import { sha256Hex } from "../../../shared/canonical-json";
 import { isPluginHook, PLUGIN_HOOKS } from "../../../shared/files/exports";
 import type { FileKind, WorkspaceFile } from "../../../shared/files/paths";
 import type { JsonObject } from "../../../shared/json";

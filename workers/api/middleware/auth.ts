@@ -1,10 +1,12 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import type { DescribeRouteOptions } from "hono-openapi";
 import { bearerToken } from "../../../shared/auth/keys";
 import { allows, type Principal, type Scope } from "../../../shared/auth/principal";
 import { resolvePrincipal } from "../../../shared/auth/resolve";
 import { workspaceExists } from "../../../shared/auth/workspace-exists";
 import { ProblemException } from "../../../shared/http/problem";
+import { problems, withSpec } from "../openapi/describe";
 import type { ApiEnv } from "../types";
 
 async function authenticate(c: Context<ApiEnv>): Promise<Principal> {
@@ -33,28 +35,37 @@ async function authenticate(c: Context<ApiEnv>): Promise<Principal> {
  * must exist (only the platform key can name one that does not).
  */
 export const requireScope = (scope: Scope) =>
+  withSpec(
+    createMiddleware<ApiEnv>(async (c, next) => {
+      const principal = await authenticate(c);
+      const ws = c.req.param("ws");
+      if (!allows(principal, scope, ws)) {
+        throw new ProblemException({
+          code: "forbidden",
+          detail: `This route needs a key with the ${scope} scope for this workspace.`,
+        });
+      }
+      if (principal.kind === "platform" && ws !== undefined && !(await workspaceExists(c.env.DB, ws))) {
+        throw new ProblemException({
+          code: "workspace_not_found",
+          detail: `Workspace ${ws} does not exist.`,
+        });
+      }
+      c.set("principal", principal);
+      await next();
+    }),
+    { "x-rayrun-auth": scope, responses: problems(401, 403) } as DescribeRouteOptions,
+  );
+
+/** Platform-wide actions (creating workspaces) need the bootstrap key. */
+export const requirePlatformAdmin = withSpec(
   createMiddleware<ApiEnv>(async (c, next) => {
     const principal = await authenticate(c);
-    const ws = c.req.param("ws");
-    if (!allows(principal, scope, ws)) {
-      throw new ProblemException({
-        code: "forbidden",
-        detail: `This route needs a key with the ${scope} scope for this workspace.`,
-      });
-    }
-    if (principal.kind === "platform" && ws !== undefined && !(await workspaceExists(c.env.DB, ws))) {
-      throw new ProblemException({ code: "workspace_not_found", detail: `Workspace ${ws} does not exist.` });
+    if (principal.kind !== "platform") {
+      throw new ProblemException({ code: "forbidden", detail: "This route needs the platform admin key." });
     }
     c.set("principal", principal);
     await next();
-  });
-
-/** Platform-wide actions (creating workspaces) need the bootstrap key. */
-export const requirePlatformAdmin = createMiddleware<ApiEnv>(async (c, next) => {
-  const principal = await authenticate(c);
-  if (principal.kind !== "platform") {
-    throw new ProblemException({ code: "forbidden", detail: "This route needs the platform admin key." });
-  }
-  c.set("principal", principal);
-  await next();
-});
+  }),
+  { "x-rayrun-auth": "platform", responses: problems(401, 403) } as DescribeRouteOptions,
+);

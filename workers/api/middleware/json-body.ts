@@ -6,20 +6,24 @@ import { ProblemException, TOO_DEEP } from "../../../shared/http/problem";
 import { nestsDeeperThan } from "../../../shared/json";
 import { isJsonMediaType, SEND_JSON } from "../../../shared/http/media-type";
 import { LIMITS } from "../../../shared/limits";
+import { problems, withSchema, withSpec } from "../openapi/describe";
 import { parsedOrProblem } from "./validate";
 
 /** Refuses bodies over the API's limit before anything reads them. */
 export const limitBody = (maxSize: number = LIMITS.requestBodyBytes) =>
-  bodyLimit({
-    maxSize,
-    onError: () => {
-      throw new ProblemException({
-        code: "payload_too_large",
-        detail: `Request bodies are limited to ${maxSize} bytes.`,
-        extensions: { limit: maxSize },
-      });
-    },
-  });
+  withSpec(
+    bodyLimit({
+      maxSize,
+      onError: () => {
+        throw new ProblemException({
+          code: "payload_too_large",
+          detail: `Request bodies are limited to ${maxSize} bytes.`,
+          extensions: { limit: maxSize },
+        });
+      },
+    }),
+    { responses: problems(413) },
+  );
 
 const BODY_SHAPE = "The body does not match the expected shape.";
 
@@ -45,25 +49,39 @@ function parseJson(text: string): unknown {
 }
 
 /** Requires a JSON media type and a parseable, not too deep body (hono caches the parse for the validator). */
-const parseableJson = createMiddleware(async (c, next) => {
-  requireJsonMediaType(c.req.header("content-type"));
-  let value: unknown;
-  try {
-    value = await c.req.json();
-  } catch {
-    throw new ProblemException({ code: "invalid_json", detail: "The body is not valid JSON." });
-  }
-  requireShallow(value);
-  await next();
-});
+const parseableJson = withSpec(
+  createMiddleware(async (c, next) => {
+    requireJsonMediaType(c.req.header("content-type"));
+    let value: unknown;
+    try {
+      value = await c.req.json();
+    } catch {
+      throw new ProblemException({ code: "invalid_json", detail: "The body is not valid JSON." });
+    }
+    requireShallow(value);
+    await next();
+  }),
+  { responses: problems(400, 415) },
+);
 
-/** Size-limited, parsed and validated JSON body; spread into a route: `...jsonBody(schema)`. */
-export const jsonBody = <S extends z.ZodType>(schema: S, maxSize?: number) =>
+/**
+ * Size-limited, parsed and validated JSON body; spread into a route: `...jsonBody(schema)`.
+ * `schema` is also the body the OpenAPI document describes, unless the route
+ * checks part of the body later and names the whole shape in `describedAs`.
+ */
+export const jsonBody = <S extends z.ZodType>(
+  schema: S,
+  options: { maxSize?: number; describedAs?: z.ZodType } = {},
+) =>
   [
-    limitBody(maxSize),
+    limitBody(options.maxSize),
     parseableJson,
-    validator("json", async (value): Promise<z.output<S>> =>
-      parsedOrProblem(await schema.safeParseAsync(value), BODY_SHAPE),
+    withSchema(
+      validator("json", async (value): Promise<z.output<S>> =>
+        parsedOrProblem(await schema.safeParseAsync(value), BODY_SHAPE),
+      ),
+      "json",
+      options.describedAs ?? schema,
     ),
   ] as const;
 

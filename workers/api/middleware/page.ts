@@ -8,3 +8,11 @@ export const PageQuery = z.object({
 
 /** `?limit=&cursor=` → `{ items, nextCursor }` pages. */
 export const pageQuery = validQuery(PageQuery, "Invalid paging parameters.");
+
+/** What a paged list answers; the items are the list's own views. */
+export const Page = z.object({
+  items: z.array(z.record(z.string(), z.unknown())),
+  nextCursor: z.string().nullable().describe("Pass as ?cursor= for the next page; null on the last"),
+});
+
+export const PAGE = { description: "A page `{ items, nextCursor }` (`?limit=&cursor=`)", schema: Page };

@@ -3,6 +3,7 @@
 import { validator } from "hono/validator";
 import type { z } from "zod";
 import { ProblemException } from "../../../shared/http/problem";
+import { withSchema } from "../openapi/describe";
 
 /** Zod issues as stable, client-readable field errors (JSON-pointer paths). */
 export const fieldErrors = (issues: readonly z.core.$ZodIssue[]) =>
@@ -21,6 +22,13 @@ export function parsedOrProblem<T>(parsed: z.ZodSafeParseResult<T>, detail: stri
   });
 }
 
-/** Validates the query string against `schema` (typed for `c.req.valid("query")`). */
+/**
+ * Validates the query string against `schema` (typed for `c.req.valid("query")`);
+ * its fields are the query parameters the OpenAPI document describes.
+ */
 export const validQuery = <S extends z.ZodType>(schema: S, detail = "Invalid query parameters.") =>
-  validator("query", (value): z.output<S> => parsedOrProblem(schema.safeParse(value), detail));
+  withSchema(
+    validator("query", (value): z.output<S> => parsedOrProblem(schema.safeParse(value), detail)),
+    "query",
+    schema,
+  );

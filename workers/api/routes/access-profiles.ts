@@ -1,7 +1,6 @@
 // Access profiles (`PUT/GET /v1/workspaces/{ws}/access-profiles[/{name}]`) and
 // the gateway settings of one tool (`GET/PUT …/tools/{tool}/gateway`: risk and
 // response projection). Admin writes; reads need hooks:read.
-import { and, asc, eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
 import {
@@ -12,14 +11,21 @@ import {
   PROFILE_NAME_PATTERN,
 } from "../../../shared/access";
 import { database } from "../../../shared/db/client";
-import { accessProfiles, RISK_LEVELS, toolGatewaySettings } from "../../../shared/db/schema";
+import { RISK_LEVELS } from "../../../shared/db/schema";
 import { ProblemException } from "../../../shared/http/problem";
-import { isJsonPointer } from "../../../shared/pipeline/results";
-import { findTool } from "../../../shared/services/store";
+import { isJsonPointer } from "../../../shared/mcp/tool-results";
 import { requireScope } from "../middleware/auth";
 import { jsonBody } from "../middleware/json-body";
+import { operation } from "../openapi/describe";
+import {
+  type AccessProfileRow,
+  findAccessProfile,
+  listAccessProfiles,
+  putAccessProfile,
+} from "../stores/access-profiles";
+import { findToolGatewaySettings, putToolGatewaySettings } from "../stores/tool-gateway-settings";
+import { requireTool, requireWorkspace } from "../targets";
 import type { ApiEnv } from "../types";
-import { requireWorkspace } from "./services";
 
 /** JSON pointers one tool's response projection may keep. */
 export const PROJECTION_MAX_POINTERS = 64;
@@ -29,7 +35,7 @@ const toolList = z
   .max(PROFILE_LIST_MAX)
   .refine((list) => new Set(list).size === list.length, "Entries must be unique");
 
-export const PutAccessProfileRequest = z
+const PutAccessProfileRequest = z
   .object({
     allowedTools: toolList
       .nullable()
@@ -44,7 +50,7 @@ export const PutAccessProfileRequest = z
   })
   .strict();
 
-export const PutToolGatewayRequest = z
+const PutToolGatewayRequest = z
   .object({
     risk: z
       .enum(RISK_LEVELS)
@@ -62,7 +68,7 @@ export const PutToolGatewayRequest = z
   })
   .strict();
 
-const profileView = (row: typeof accessProfiles.$inferSelect) => ({
+const profileView = (row: AccessProfileRow) => ({
   name: row.name,
   allowedTools: row.allowedTools,
   blockedTools: row.blockedTools,
@@ -90,100 +96,90 @@ function profileName(name: string): string {
   return name;
 }
 
-async function requireTool(db: D1Database, ws: string, toolUid: string) {
-  const found = await findTool(database(db), ws, toolUid);
-  if (!found)
-    throw new ProblemException({ code: "not_found", detail: `No tool ${toolUid} in this workspace.` });
-  return found;
-}
-
 export const accessProfileRoutes = new Hono<ApiEnv>()
-  .get("/workspaces/:ws/access-profiles", requireScope("hooks:read"), async (c) => {
-    const ws = c.req.param("ws");
-    await requireWorkspace(database(c.env.DB), ws);
-    const rows = await database(c.env.DB)
-      .select()
-      .from(accessProfiles)
-      .where(eq(accessProfiles.workspaceUid, ws))
-      .orderBy(asc(accessProfiles.name))
-      .all();
-    const items = rows.map(profileView);
-    // "default" always exists: open until written.
-    if (!items.some((p) => p.name === DEFAULT_PROFILE)) return c.json({ items: [defaultView(), ...items] });
-    return c.json({ items });
-  })
-  .get("/workspaces/:ws/access-profiles/:name", requireScope("hooks:read"), async (c) => {
-    const ws = c.req.param("ws");
-    const name = profileName(c.req.param("name"));
-    await requireWorkspace(database(c.env.DB), ws);
-    const row = await database(c.env.DB)
-      .select()
-      .from(accessProfiles)
-      .where(and(eq(accessProfiles.workspaceUid, ws), eq(accessProfiles.name, name)))
-      .get();
-    if (row) return c.json(profileView(row));
-    if (name === DEFAULT_PROFILE) return c.json(defaultView());
-    throw new ProblemException({ code: "not_found", detail: `No access profile ${name} in this workspace.` });
-  })
+  .get(
+    "/workspaces/:ws/access-profiles",
+    operation({ summary: "Access profiles (default is open until written)", problems: [404] }),
+    requireScope("hooks:read"),
+    async (c) => {
+      const ws = c.req.param("ws");
+      const db = database(c.env.DB);
+      await requireWorkspace(db, ws);
+      const items = (await listAccessProfiles(db, ws)).map(profileView);
+      // "default" always exists: open until written.
+      if (!items.some((p) => p.name === DEFAULT_PROFILE)) return c.json({ items: [defaultView(), ...items] });
+      return c.json({ items });
+    },
+  )
+  .get(
+    "/workspaces/:ws/access-profiles/:name",
+    operation({ summary: "One access profile", problems: [400, 404] }),
+    requireScope("hooks:read"),
+    async (c) => {
+      const ws = c.req.param("ws");
+      const name = profileName(c.req.param("name"));
+      const db = database(c.env.DB);
+      await requireWorkspace(db, ws);
+      const row = await findAccessProfile(db, ws, name);
+      if (row) return c.json(profileView(row));
+      if (name === DEFAULT_PROFILE) return c.json(defaultView());
+      throw new ProblemException({
+        code: "not_found",
+        detail: `No access profile ${name} in this workspace.`,
+      });
+    },
+  )
   .put(
     "/workspaces/:ws/access-profiles/:name",
+    operation({ summary: "Create or replace an access profile", problems: [404] }),
     requireScope("admin"),
     ...jsonBody(PutAccessProfileRequest),
     async (c) => {
       const ws = c.req.param("ws");
       const name = profileName(c.req.param("name"));
-      await requireWorkspace(database(c.env.DB), ws);
+      const db = database(c.env.DB);
+      await requireWorkspace(db, ws);
       const body = c.req.valid("json");
-      const values = {
+      const row = await putAccessProfile(db, ws, name, {
         allowedTools: body.allowedTools ?? null,
         blockedTools: body.blockedTools ?? [],
         approvalRisk: body.approvalRisk ?? null,
         updatedBy: c.get("principal").actor,
         updatedAt: new Date().toISOString(),
-      };
-      const row = await database(c.env.DB)
-        .insert(accessProfiles)
-        .values({ workspaceUid: ws, name, ...values })
-        .onConflictDoUpdate({ target: [accessProfiles.workspaceUid, accessProfiles.name], set: values })
-        .returning()
-        .get();
+      });
       return c.json(profileView(row));
     },
   )
-  .get("/workspaces/:ws/tools/:tool/gateway", requireScope("hooks:read"), async (c) => {
-    const ws = c.req.param("ws");
-    const { tool } = await requireTool(c.env.DB, ws, c.req.param("tool"));
-    const row = await database(c.env.DB)
-      .select()
-      .from(toolGatewaySettings)
-      .where(eq(toolGatewaySettings.toolUid, tool.uid))
-      .get();
-    return c.json({
-      tool: tool.uid,
-      risk: row?.risk ?? defaultRisk(tool),
-      projection: row?.projection ?? null,
-    });
-  })
+  .get(
+    "/workspaces/:ws/tools/:tool/gateway",
+    operation({ summary: "A tool's risk and response projection", problems: [404] }),
+    requireScope("hooks:read"),
+    async (c) => {
+      const db = database(c.env.DB);
+      const { tool } = await requireTool(db, c.req.param("ws"), c.req.param("tool"));
+      const row = await findToolGatewaySettings(db, tool.uid);
+      return c.json({
+        tool: tool.uid,
+        risk: row?.risk ?? defaultRisk(tool),
+        projection: row?.projection ?? null,
+      });
+    },
+  )
   .put(
     "/workspaces/:ws/tools/:tool/gateway",
+    operation({ summary: "Set a tool's risk and response projection", problems: [404] }),
     requireScope("admin"),
     ...jsonBody(PutToolGatewayRequest),
     async (c) => {
-      const ws = c.req.param("ws");
-      const { tool } = await requireTool(c.env.DB, ws, c.req.param("tool"));
+      const db = database(c.env.DB);
+      const { tool } = await requireTool(db, c.req.param("ws"), c.req.param("tool"));
       const body = c.req.valid("json");
-      const values = {
+      const row = await putToolGatewaySettings(db, tool, {
         risk: body.risk ?? null,
         projection: body.projection ?? null,
         updatedBy: c.get("principal").actor,
         updatedAt: new Date().toISOString(),
-      };
-      const row = await database(c.env.DB)
-        .insert(toolGatewaySettings)
-        .values({ toolUid: tool.uid, workspaceUid: ws, ...values })
-        .onConflictDoUpdate({ target: toolGatewaySettings.toolUid, set: values })
-        .returning()
-        .get();
+      });
       return c.json({ tool: tool.uid, risk: row.risk ?? defaultRisk(tool), projection: row.projection });
     },
   );

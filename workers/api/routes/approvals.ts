@@ -14,9 +14,10 @@ import { database } from "../../../shared/db/client";
 import { ProblemException } from "../../../shared/http/problem";
 import { requireScope } from "../middleware/auth";
 import { validQuery } from "../middleware/validate";
-import { PageQuery } from "../middleware/page";
+import { PAGE, PageQuery } from "../middleware/page";
+import { operation } from "../openapi/describe";
+import { requireWorkspace } from "../targets";
 import type { ApiEnv } from "../types";
-import { requireWorkspace } from "./services";
 
 const ApprovalListQuery = PageQuery.extend({
   status: z.enum(APPROVAL_VIEW_STATUSES).default("pending").describe("Which approvals to list"),
@@ -43,20 +44,45 @@ async function decision(c: Context<ApiEnv>, decided: "approved" | "denied") {
 }
 
 export const approvalRoutes = new Hono<ApiEnv>()
-  .get("/workspaces/:ws/approvals", requireScope("hooks:read"), listQuery, async (c) => {
-    const ws = c.req.param("ws");
-    await requireWorkspace(database(c.env.DB), ws);
-    const { status, limit, cursor } = c.req.valid("query");
-    const now = Date.now();
-    const rows = await listApprovals(c.env.DB, ws, status, { limit, cursor }, now);
-    const items = rows.slice(0, limit).map((row) => approvalView(row, now));
-    return c.json({ items, nextCursor: rows.length > limit ? (items.at(-1)?.id ?? null) : null });
-  })
-  .get("/workspaces/:ws/approvals/:id", requireScope("hooks:read"), async (c) => {
-    const row = await getApproval(c.env.DB, c.req.param("ws"), c.req.param("id"));
-    if (!row)
-      throw new ProblemException({ code: "not_found", detail: "No such approval in this workspace." });
-    return c.json(approvalView(row, Date.now()));
-  })
-  .post("/workspaces/:ws/approvals/:id/approve", requireScope("hooks:write"), (c) => decision(c, "approved"))
-  .post("/workspaces/:ws/approvals/:id/deny", requireScope("hooks:write"), (c) => decision(c, "denied"));
+  .get(
+    "/workspaces/:ws/approvals",
+    operation({
+      summary: "Approvals (?status=pending|approved|denied|used|expired)",
+      ok: { "200": PAGE },
+      problems: [404],
+    }),
+    requireScope("hooks:read"),
+    listQuery,
+    async (c) => {
+      const ws = c.req.param("ws");
+      await requireWorkspace(database(c.env.DB), ws);
+      const { status, limit, cursor } = c.req.valid("query");
+      const now = Date.now();
+      const rows = await listApprovals(c.env.DB, ws, status, { limit, cursor }, now);
+      const items = rows.slice(0, limit).map((row) => approvalView(row, now));
+      return c.json({ items, nextCursor: rows.length > limit ? (items.at(-1)?.id ?? null) : null });
+    },
+  )
+  .get(
+    "/workspaces/:ws/approvals/:id",
+    operation({ summary: "One approval", problems: [404] }),
+    requireScope("hooks:read"),
+    async (c) => {
+      const row = await getApproval(c.env.DB, c.req.param("ws"), c.req.param("id"));
+      if (!row)
+        throw new ProblemException({ code: "not_found", detail: "No such approval in this workspace." });
+      return c.json(approvalView(row, Date.now()));
+    },
+  )
+  .post(
+    "/workspaces/:ws/approvals/:id/approve",
+    operation({ summary: "Approve a pending one-call approval", problems: [404, 409] }),
+    requireScope("hooks:write"),
+    (c) => decision(c, "approved"),
+  )
+  .post(
+    "/workspaces/:ws/approvals/:id/deny",
+    operation({ summary: "Deny a pending one-call approval", problems: [404, 409] }),
+    requireScope("hooks:write"),
+    (c) => decision(c, "denied"),
+  );

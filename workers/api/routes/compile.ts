@@ -5,9 +5,10 @@ import { compileToolAdapter } from "../compiler";
 import { requireScope } from "../middleware/auth";
 import { chargeCompilation } from "../middleware/quota";
 import { jsonBody } from "../middleware/json-body";
+import { operation } from "../openapi/describe";
 import type { ApiEnv } from "../types";
 
-export const CompileRequest = z
+const CompileRequest = z
   .object({
     source: z.string().describe("Tool adapter source (TypeScript)"),
     config: z.unknown().optional().describe("Non-secret JSON object the hook reads as context.config"),
@@ -16,6 +17,7 @@ export const CompileRequest = z
 
 export const compileRoutes = new Hono<ApiEnv>().post(
   "/compile",
+  operation({ summary: "Stateless compile of a tool adapter", problems: [422, 429] }),
   requireScope("hooks:write"),
   ...jsonBody(CompileRequest),
   async (c) => {

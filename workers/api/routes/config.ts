@@ -7,14 +7,15 @@ import { getStoredConfig, type StoredConfig, writeWorkspaceConfig } from "../../
 import { database } from "../../../shared/db/client";
 import { ProblemException } from "../../../shared/http/problem";
 import { utf8Bytes } from "../../../shared/json";
-import { parseIfMatch } from "../../../shared/lifecycle/etag";
+import { parseIfMatch } from "../lifecycle/etag";
 import { LIMITS } from "../../../shared/limits";
 import { requireScope } from "../middleware/auth";
 import { jsonBody } from "../middleware/json-body";
+import { operation } from "../openapi/describe";
+import { requireWorkspace } from "../targets";
 import type { ApiEnv } from "../types";
-import { requireWorkspace } from "./services";
 
-export const PutConfigBody = WorkspaceConfigDocument;
+const PutConfigBody = WorkspaceConfigDocument;
 
 function respond(c: Context<ApiEnv>, stored: StoredConfig) {
   c.header("etag", stored.etag);
@@ -31,43 +32,62 @@ function stale(current: StoredConfig): ProblemException {
 }
 
 export const configRoutes = new Hono<ApiEnv>()
-  .get("/workspaces/:ws/config", requireScope("hooks:read"), async (c) => {
-    const ws = c.req.param("ws");
-    await requireWorkspace(database(c.env.DB), ws);
-    return respond(c, await getStoredConfig(c.env.DB, ws));
-  })
-  .put("/workspaces/:ws/config", requireScope("admin"), ...jsonBody(PutConfigBody), async (c) => {
-    const ws = c.req.param("ws");
-    const document = c.req.valid("json");
-    await requireWorkspace(database(c.env.DB), ws);
-    const ifMatch = parseIfMatch(c.req.header("if-match"));
-    if (ifMatch.kind !== "tags") {
-      throw new ProblemException({
-        code: "precondition_required",
-        detail:
-          ifMatch.kind === "wildcard"
-            ? "If-Match must name the config's ETag; * is not accepted."
-            : "Send If-Match with the config's ETag (from GET …/config).",
+  .get(
+    "/workspaces/:ws/config",
+    operation({
+      summary: "Workspace config (defaults filled) with its ETag",
+      etag: "returns",
+      problems: [404],
+    }),
+    requireScope("hooks:read"),
+    async (c) => {
+      const ws = c.req.param("ws");
+      await requireWorkspace(database(c.env.DB), ws);
+      return respond(c, await getStoredConfig(c.env.DB, ws));
+    },
+  )
+  .put(
+    "/workspaces/:ws/config",
+    operation({
+      summary: "Replace the workspace config",
+      etag: "requires",
+      problems: [404, 412, 428],
+    }),
+    requireScope("admin"),
+    ...jsonBody(PutConfigBody),
+    async (c) => {
+      const ws = c.req.param("ws");
+      const document = c.req.valid("json");
+      await requireWorkspace(database(c.env.DB), ws);
+      const ifMatch = parseIfMatch(c.req.header("if-match"));
+      if (ifMatch.kind !== "tags") {
+        throw new ProblemException({
+          code: "precondition_required",
+          detail:
+            ifMatch.kind === "wildcard"
+              ? "If-Match must name the config's ETag; * is not accepted."
+              : "Send If-Match with the config's ETag (from GET …/config).",
+        });
+      }
+      const bytes = utf8Bytes(JSON.stringify(document));
+      if (bytes > LIMITS.configBytes) {
+        throw new ProblemException({
+          code: "payload_too_large",
+          detail: `The config is ${bytes} bytes of JSON; the limit is ${LIMITS.configBytes}.`,
+          extensions: { field: "/", limit: LIMITS.configBytes, size: bytes },
+        });
+      }
+      const current = await getStoredConfig(c.env.DB, ws);
+      if (!ifMatch.tags.includes(current.etag)) throw stale(current);
+      const outcome = await writeWorkspaceConfig(c.env.DB, {
+        workspaceUid: ws,
+        document,
+        expectedVersion: current.version,
+        actor: c.get("principal").actor,
+        now: new Date().toISOString(),
       });
-    }
-    const bytes = utf8Bytes(JSON.stringify(document));
-    if (bytes > LIMITS.configBytes) {
-      throw new ProblemException({
-        code: "payload_too_large",
-        detail: `The config is ${bytes} bytes of JSON; the limit is ${LIMITS.configBytes}.`,
-        extensions: { field: "/", limit: LIMITS.configBytes, size: bytes },
-      });
-    }
-    const current = await getStoredConfig(c.env.DB, ws);
-    if (!ifMatch.tags.includes(current.etag)) throw stale(current);
-    const outcome = await writeWorkspaceConfig(c.env.DB, {
-      workspaceUid: ws,
-      document,
-      expectedVersion: current.version,
-      actor: c.get("principal").actor,
-      now: new Date().toISOString(),
-    });
-    // Another write landed between the read and this one: its ETag is the current one.
-    if (outcome.kind === "stale") throw stale(await getStoredConfig(c.env.DB, ws));
-    return respond(c, outcome.stored);
-  });
+      // Another write landed between the read and this one: its ETag is the current one.
+      if (outcome.kind === "stale") throw stale(await getStoredConfig(c.env.DB, ws));
+      return respond(c, outcome.stored);
+    },
+  );

@@ -10,8 +10,8 @@
 // definitions as JSON, `execute` left in the sandbox), and the kind's time bound.
 import { Hono } from "hono";
 import { z } from "zod";
-import { fileTestDetails } from "../../../shared/deploy/test-run-details";
-import { storeTestRun } from "../../../shared/deploy/test-runs";
+import { fileTestDetails } from "../deploy/test-run-details";
+import { storeTestRun } from "../deploy/test-runs";
 import { DEFAULT_LIB_EXPORT, exportPath } from "../../../shared/files/exports";
 import type { WorkspaceFile } from "../../../shared/files/paths";
 import { ProblemException } from "../../../shared/http/problem";
@@ -25,9 +25,9 @@ import { runModuleExport } from "../../../shared/sandbox";
 import { compileWorkspaceFile } from "../compiler";
 import { requireScope } from "../middleware/auth";
 import { jsonBody } from "../middleware/json-body";
+import { operation } from "../openapi/describe";
+import { compileVersion, loadVersion, resolveFileTarget } from "../targets";
 import type { ApiEnv } from "../types";
-import { compileVersion, loadVersion } from "./deployments";
-import { resolveFileTarget } from "./file-target";
 
 /** Plugin hooks whose call the production path wraps in an extension of its own. */
 const HOOK_EXTENSIONS: Readonly<Record<string, readonly PreludeExtension[]>> = {
@@ -35,7 +35,7 @@ const HOOK_EXTENSIONS: Readonly<Record<string, readonly PreludeExtension[]>> = {
   tool: [pluginToolDefsExtension],
 };
 
-export const FileTestRequest = z
+const FileTestRequest = z
   .object({
     export: z
       .string()
@@ -75,6 +75,11 @@ function chosenFunction(file: WorkspaceFile, body: TestBody): { field: "export" 
 
 export const fileTestRoutes = new Hono<ApiEnv>().post(
   "/test",
+  operation({
+    summary:
+      "Test console: run an exported function (lib) or hook (plugin) with `input`; recorded with the version",
+    problems: [404, 409, 422, 429],
+  }),
   requireScope("hooks:write"),
   ...jsonBody(FileTestRequest),
   async (c) => {

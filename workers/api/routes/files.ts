@@ -1,23 +1,20 @@
 // Workspace files (`lib/…`, `plugins/…`) with exactly the tool adapters'
-// lifecycle: `GET /v1/workspaces/{ws}/files` lists them, and
-// `…/files/{path}` (the path URL-encoded as one segment, `lib%2Fx.ts`) mounts
-// the same draft/version, deployment and log routes as `…/tools/{tool}/hook`,
-// plus the file test console (file-test.ts).
+// lifecycle: `GET /v1/workspaces/{ws}/files` lists them; app.ts mounts the
+// draft/version, deployment and log routes, and the file test console
+// (file-test.ts), under `…/files/{path}` (the path URL-encoded as one segment,
+// `lib%2Fx.ts`).
 import { Hono } from "hono";
+import { describeRoute } from "hono-openapi";
 import { z } from "zod";
 import { database } from "../../../shared/db/client";
 import { parseFilePath, type FileKind } from "../../../shared/files/paths";
 import { FILE_TARGET_PREFIX } from "../../../shared/lifecycle/target";
 import { requireScope } from "../middleware/auth";
+import { PAGE, PageQuery } from "../middleware/page";
 import { validQuery } from "../middleware/validate";
-import { PageQuery } from "../middleware/page";
+import { operation, problems } from "../openapi/describe";
+import { deploymentsView, requireWorkspace } from "../targets";
 import type { ApiEnv } from "../types";
-import { deploymentRoutes } from "./deployments";
-import { resolveFileTarget } from "./file-target";
-import { fileTestRoutes } from "./file-test";
-import { lifecycleRoutes, pointerView } from "./hooks";
-import { targetLogRoutes } from "./logs";
-import { requireWorkspace } from "./services";
 
 const FILE_KINDS = ["lib", "plugin"] as const satisfies readonly FileKind[];
 const KIND_FOLDER: Record<FileKind, string> = { lib: "lib/", plugin: "plugins/" };
@@ -28,10 +25,34 @@ export const FileListQuery = PageQuery.extend({
 
 const fileListQuery = validQuery(FileListQuery, "Invalid list parameters.");
 
-const FILE = "/workspaces/:ws/files/:path";
+/**
+ * What every `…/files/{path}` operation shares: how `{path}` is sent, and the
+ * refusal of one that is not a workspace file's path. app.ts uses it ahead of
+ * the file routes, which hono-openapi then describes with it.
+ */
+export const filePathOperations = describeRoute({
+  parameters: [
+    {
+      name: "path",
+      in: "path",
+      required: true,
+      description: "Workspace file path as one URL-encoded segment: lib%2Frequest-policy.ts",
+      schema: { type: "string" },
+    },
+  ],
+  responses: problems(422),
+});
 
-export const fileRoutes = new Hono<ApiEnv>()
-  .get("/workspaces/:ws/files", requireScope("hooks:read"), fileListQuery, async (c) => {
+export const fileRoutes = new Hono<ApiEnv>().get(
+  "/workspaces/:ws/files",
+  operation({
+    summary: "Workspace files (lib/…, plugins/…) with draft version and deployments (`?kind=lib|plugin`)",
+    ok: { "200": PAGE },
+    problems: [404],
+  }),
+  requireScope("hooks:read"),
+  fileListQuery,
+  async (c) => {
     const workspaceUid = c.req.param("ws");
     await requireWorkspace(database(c.env.DB), workspaceUid);
     const { limit, cursor, kind } = c.req.valid("query");
@@ -52,7 +73,7 @@ export const fileRoutes = new Hono<ApiEnv>()
           name,
           version: head.version,
           etag: head.etag,
-          deployments: { active: pointerView(pointers.active), shadow: pointerView(pointers.shadow) },
+          deployments: deploymentsView(pointers),
         },
       ];
     });
@@ -61,8 +82,5 @@ export const fileRoutes = new Hono<ApiEnv>()
       items,
       nextCursor: rows.length > limit && last ? last.target.slice(FILE_TARGET_PREFIX.length) : null,
     });
-  })
-  .route(FILE, lifecycleRoutes(resolveFileTarget))
-  .route(FILE, deploymentRoutes(resolveFileTarget))
-  .route(FILE, fileTestRoutes)
-  .route(FILE, targetLogRoutes(resolveFileTarget));
+  },
+);

@@ -1,7 +1,12 @@
 import { Hono } from "hono";
 import { LIMITS } from "../../../shared/limits";
+import { operation } from "../openapi/describe";
 import type { ApiEnv } from "../types";
 
 // Public and unauthenticated: clients and the editor size their input by it,
 // and `npm start` polls it to know the server is ready.
-export const limitsRoutes = new Hono<ApiEnv>().get("/limits", (c) => c.json(LIMITS));
+export const limitsRoutes = new Hono<ApiEnv>().get(
+  "/limits",
+  operation({ summary: "Every limit in force", public: true }),
+  (c) => c.json(LIMITS),
+);

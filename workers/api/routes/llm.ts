@@ -17,11 +17,12 @@ import { activePluginsOrNone } from "../../../shared/plugins/discovery";
 import { deferRuns } from "../../../shared/logs";
 import { requireScope } from "../middleware/auth";
 import { jsonBody } from "../middleware/json-body";
+import { operation } from "../openapi/describe";
+import { requireWorkspace } from "../targets";
 import type { ApiEnv } from "../types";
-import { requireWorkspace } from "./services";
 
 /** The body as documented; `request` is checked by validateNeutralRequest (this schema plus pairing). */
-export const PrepareRequest = z
+const PrepareRequest = z
   .object({
     loop: z
       .string()
@@ -38,8 +39,13 @@ const PrepareEnvelope = PrepareRequest.extend({ request: z.unknown().optional() 
 
 export const llmRoutes = new Hono<ApiEnv>().post(
   "/workspaces/:ws/llm/prepare",
+  operation({
+    summary: "Run the LLM path's hooks on a neutral request and return the request to send",
+    ok: { "200": "`{ requestId, request, hook: { ran, revisionId, path, function, durationMs } }`" },
+    problems: [404, 422],
+  }),
   requireScope("tools:call"),
-  ...jsonBody(PrepareEnvelope),
+  ...jsonBody(PrepareEnvelope, { describedAs: PrepareRequest }),
   async (c) => {
     const ws = c.req.param("ws");
     const body = c.req.valid("json");

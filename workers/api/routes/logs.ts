@@ -1,4 +1,5 @@
-// Hook-run logs: `GET …/tools/{tool}/hook/logs` (one hook) and
+// Hook-run logs: `GET {base}/logs` for one lifecycle target (app.ts mounts it
+// under `…/tools/{tool}/hook` and `…/files/{path}`) and
 // `GET /v1/workspaces/{ws}/hooks/logs` (every hook of the workspace). Metadata
 // for hooks:read keys; captured details only for keys that may write hooks.
 import type { Context } from "hono";
@@ -9,12 +10,13 @@ import { database } from "../../../shared/db/client";
 import { ProblemException } from "../../../shared/http/problem";
 import { isTarget } from "../../../shared/lifecycle/target";
 import { listRuns, RUN_ID, type RunFilters, type RunView } from "../../../shared/logs/query";
-import { HOOK_KINDS, RUN_CHANNELS, RUN_OUTCOMES, RUN_STAGES } from "../../../shared/logs/types";
+import { HOOK_KINDS, RUN_CHANNELS, RUN_OUTCOMES, RUN_STAGES } from "../../../shared/db/run-types";
 import { requireScope } from "../middleware/auth";
+import { PAGE } from "../middleware/page";
 import { validQuery } from "../middleware/validate";
+import { operation } from "../openapi/describe";
+import { requireWorkspace, type Resolver } from "../targets";
 import type { ApiEnv } from "../types";
-import { resolveToolTarget, type ResolvedTarget } from "./hooks";
-import { requireWorkspace } from "./services";
 
 export const LOG_FORMATS = ["json", "ndjson"] as const;
 export const NDJSON = "application/x-ndjson";
@@ -47,6 +49,12 @@ export { TargetLogsQuery, WorkspaceLogsQuery };
 type TargetQuery = z.output<typeof TargetLogsQuery>;
 
 const query = <S extends z.ZodType>(schema: S) => validQuery(schema, "Invalid log filters.");
+
+/** JSON pages, or one record per line; `X-Next-Cursor` and `Link` name the next page either way. */
+const LOG_PAGE = {
+  ...PAGE,
+  description: `${PAGE.description}; or NDJSON (${NDJSON}), one record per line, with ?format=ndjson or Accept`,
+};
 
 function timeRange(q: TargetQuery): Pick<RunFilters, "sinceMs" | "untilMs"> {
   const sinceMs = q.since === undefined ? undefined : Date.parse(q.since);
@@ -107,19 +115,37 @@ async function answer(c: Context<ApiEnv>, filters: RunFilters, q: TargetQuery) {
 }
 
 /** The logs of one lifecycle target, mounted under its base path (`…/hook`, `…/files/{path}`). */
-export function targetLogRoutes(resolve: (c: Context<ApiEnv>) => Promise<ResolvedTarget>) {
-  return new Hono<ApiEnv>().get("/logs", requireScope("hooks:read"), query(TargetLogsQuery), async (c) => {
-    const t = await resolve(c);
-    const q = c.req.valid("query");
-    return answer(c, { ...filtersOf(t.workspaceUid, q), target: t.target }, q);
-  });
+export function targetLogRoutes(resolve: Resolver) {
+  return new Hono<ApiEnv>().get(
+    "/logs",
+    operation({
+      summary: "This hook's run records (?format=json|ndjson, filters, cursor)",
+      ok: { "200": LOG_PAGE },
+      problems: [404],
+    }),
+    requireScope("hooks:read"),
+    query(TargetLogsQuery),
+    async (c) => {
+      const t = await resolve(c);
+      const q = c.req.valid("query");
+      return answer(c, { ...filtersOf(t.workspaceUid, q), target: t.target }, q);
+    },
+  );
 }
 
-export const logRoutes = new Hono<ApiEnv>()
-  .route("/workspaces/:ws/tools/:tool/hook", targetLogRoutes(resolveToolTarget))
-  .get("/workspaces/:ws/hooks/logs", requireScope("hooks:read"), query(WorkspaceLogsQuery), async (c) => {
+export const logRoutes = new Hono<ApiEnv>().get(
+  "/workspaces/:ws/hooks/logs",
+  operation({
+    summary: "Every hook's run records (?format=json|ndjson, filters, cursor)",
+    ok: { "200": LOG_PAGE },
+    problems: [404],
+  }),
+  requireScope("hooks:read"),
+  query(WorkspaceLogsQuery),
+  async (c) => {
     const ws = c.req.param("ws");
     await requireWorkspace(database(c.env.DB), ws);
     const q = c.req.valid("query");
     return answer(c, { ...filtersOf(ws, q), toolUid: q.tool, target: q.target }, q);
-  });
+  },
+);

@@ -1,18 +1,19 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { problemResponse } from "../../../shared/http/problem";
-import { runAdapterStep } from "../../../shared/pipeline/adapter-steps";
+import { runAdapterStep } from "../../../shared/adapter/steps";
 import type { Json, JsonObject } from "../../../shared/json";
 import { compileToolAdapter } from "../compiler";
 import { requireScope } from "../middleware/auth";
 import { chargeCompilation } from "../middleware/quota";
 import { jsonBody } from "../middleware/json-body";
+import { operation } from "../openapi/describe";
 import type { ApiEnv } from "../types";
 
 const jsonValue: z.ZodType<Json> = z.json();
 const jsonSchemaObject = z.record(z.string(), jsonValue) as z.ZodType<JsonObject>;
 
-export const RunRequest = z
+const RunRequest = z
   .object({
     source: z.string(),
     config: z.unknown().optional(),
@@ -34,6 +35,11 @@ export const RunRequest = z
 
 export const runRoutes = new Hono<ApiEnv>().post(
   "/run",
+  operation({
+    summary: "Stateless playground run of one stage; never contacts an upstream",
+    ok: { "200": "The outcome whenever the hook ran, including `ok: false` hook failures" },
+    problems: [422, 429],
+  }),
   requireScope("hooks:write"),
   ...jsonBody(RunRequest),
   async (c) => {

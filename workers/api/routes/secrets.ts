@@ -7,13 +7,14 @@ import { database } from "../../../shared/db/client";
 import { ProblemException } from "../../../shared/http/problem";
 import { utf8Bytes } from "../../../shared/json";
 import { deleteSecret, listSecretNames, putSecret, SECRET_VALUE_BYTES } from "../../../shared/secrets";
-import { SECRET_NAME_PATTERN } from "../../../shared/services/credentials";
+import { SECRET_NAME_PATTERN } from "../../../shared/secrets/credentials";
 import { requireScope } from "../middleware/auth";
 import { jsonBody } from "../middleware/json-body";
+import { operation } from "../openapi/describe";
+import { requireWorkspace } from "../targets";
 import type { ApiEnv } from "../types";
-import { requireWorkspace } from "./services";
 
-export const PutSecretRequest = z
+const PutSecretRequest = z
   .object({
     value: z
       .string()
@@ -31,24 +32,44 @@ function secretName(name: string): string {
 }
 
 export const secretRoutes = new Hono<ApiEnv>()
-  .get("/workspaces/:ws/secrets", requireScope("admin"), async (c) => {
-    const ws = c.req.param("ws");
-    await requireWorkspace(database(c.env.DB), ws);
-    return c.json({ items: await listSecretNames(c.env.DB, ws) });
-  })
-  .put("/workspaces/:ws/secrets/:name", requireScope("admin"), ...jsonBody(PutSecretRequest), async (c) => {
-    const ws = c.req.param("ws");
-    const name = secretName(c.req.param("name"));
-    await requireWorkspace(database(c.env.DB), ws);
-    await putSecret(c.env, ws, name, c.req.valid("json").value, c.get("principal").actor);
-    return c.body(null, 204);
-  })
-  .delete("/workspaces/:ws/secrets/:name", requireScope("admin"), async (c) => {
-    const ws = c.req.param("ws");
-    const name = secretName(c.req.param("name"));
-    await requireWorkspace(database(c.env.DB), ws);
-    if (!(await deleteSecret(c.env.DB, ws, name))) {
-      throw new ProblemException({ code: "not_found", detail: `No secret ${name} in this workspace.` });
-    }
-    return c.body(null, 204);
-  });
+  .get(
+    "/workspaces/:ws/secrets",
+    operation({ summary: "Secret names (values are never returned)", problems: [404] }),
+    requireScope("admin"),
+    async (c) => {
+      const ws = c.req.param("ws");
+      await requireWorkspace(database(c.env.DB), ws);
+      return c.json({ items: await listSecretNames(c.env.DB, ws) });
+    },
+  )
+  .put(
+    "/workspaces/:ws/secrets/:name",
+    operation({
+      summary: "Write a secret (write-only, stored encrypted)",
+      ok: { "204": "Stored" },
+      problems: [404],
+    }),
+    requireScope("admin"),
+    ...jsonBody(PutSecretRequest),
+    async (c) => {
+      const ws = c.req.param("ws");
+      const name = secretName(c.req.param("name"));
+      await requireWorkspace(database(c.env.DB), ws);
+      await putSecret(c.env, ws, name, c.req.valid("json").value, c.get("principal").actor);
+      return c.body(null, 204);
+    },
+  )
+  .delete(
+    "/workspaces/:ws/secrets/:name",
+    operation({ summary: "Delete a secret", ok: { "204": "Deleted" }, problems: [400, 404] }),
+    requireScope("admin"),
+    async (c) => {
+      const ws = c.req.param("ws");
+      const name = secretName(c.req.param("name"));
+      await requireWorkspace(database(c.env.DB), ws);
+      if (!(await deleteSecret(c.env.DB, ws, name))) {
+        throw new ProblemException({ code: "not_found", detail: `No secret ${name} in this workspace.` });
+      }
+      return c.body(null, 204);
+    },
+  );

@@ -1,30 +1,26 @@
-import { and, desc, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
+// Upstream MCP servers of a workspace: `…/services[/{svc}]`, their refresh
+// (tools/list → indexed tools), deletion and history view.
 import { Hono } from "hono";
 import { z } from "zod";
+import { KNOBS } from "../../../shared/knobs";
 import { LIMITS } from "../../../shared/limits";
-import { database, type Database } from "../../../shared/db/client";
-import { services, tools, workspaces } from "../../../shared/db/schema";
+import { database } from "../../../shared/db/client";
 import { ProblemException } from "../../../shared/http/problem";
 import { newId } from "../../../shared/ids";
-import { SECRET_NAME_PATTERN, workspaceSecret } from "../../../shared/services/credentials";
-import { toolsWithHookHistory } from "../../../shared/services/history-guard";
+import { SECRET_NAME_PATTERN, workspaceSecret } from "../../../shared/secrets/credentials";
+import { toolsWithHookHistory } from "../services/history-guard";
 import { SERVICE_NAME_MAX, SERVICE_NAME_PATTERN } from "../../../shared/services/names";
 import { indexTools } from "../../../shared/services/refresh";
-import {
-  findService,
-  isUniqueViolation,
-  liveService,
-  now,
-  renameAround,
-  toolsOfService,
-  type ServiceRow,
-} from "../../../shared/services/store";
+import { findService, now, toolsOfService, type ServiceRow } from "../../../shared/services/store";
 import { listUpstreamTools, type UpstreamError } from "../../../shared/services/upstream";
-import { serviceView, toolView } from "../../../shared/services/views";
+import { serviceView, toolView } from "../services/views";
 import { requireScope } from "../middleware/auth";
 import { jsonBody } from "../middleware/json-body";
 import { validQuery } from "../middleware/validate";
-import { PageQuery } from "../middleware/page";
+import { PAGE, PageQuery } from "../middleware/page";
+import { operation } from "../openapi/describe";
+import { createService, listServices, markServiceDeleted, updateServiceSettings } from "../stores/services";
+import { isDeleted, refuseDeleted, requireService, requireWorkspace } from "../targets";
 import type { ApiEnv } from "../types";
 
 const httpUrl = z
@@ -59,7 +55,7 @@ const AuthorizationSecret = z
   .nullable()
   .describe("Name of the workspace secret sent to the upstream as its bearer token");
 
-export const CreateServiceRequest = z
+const CreateServiceRequest = z
   .object({
     name: z
       .string()
@@ -77,7 +73,7 @@ export const CreateServiceRequest = z
   })
   .strict();
 
-export const UpdateServiceRequest = z
+const UpdateServiceRequest = z
   .object({
     payloadCapture: PayloadCapture.optional(),
     authorizationSecret: AuthorizationSecret.optional(),
@@ -94,39 +90,6 @@ const ServiceListQuery = PageQuery.extend({
     .describe("List deleted (and legacy) services instead of live ones"),
 });
 
-/** Workspace of the route; 404 when it does not exist. */
-export async function requireWorkspace(db: Database, uid: string): Promise<void> {
-  const row = await db.select({ uid: workspaces.uid }).from(workspaces).where(eq(workspaces.uid, uid)).get();
-  if (!row)
-    throw new ProblemException({ code: "workspace_not_found", detail: `Workspace ${uid} does not exist.` });
-}
-
-/** A service of the workspace (live or deleted); 404 otherwise. */
-export async function requireService(
-  db: Database,
-  workspaceUid: string,
-  serviceUid: string,
-): Promise<ServiceRow> {
-  await requireWorkspace(db, workspaceUid);
-  const row = await findService(db, workspaceUid, serviceUid);
-  if (!row)
-    throw new ProblemException({ code: "not_found", detail: `No service ${serviceUid} in this workspace.` });
-  return row;
-}
-
-/** Deleted services (and legacy ones, deleted before deletion was guarded) take no writes but reset. */
-export const isDeleted = (service: Pick<ServiceRow, "deletedAt" | "legacy">): boolean =>
-  service.deletedAt !== null || service.legacy;
-
-export function refuseDeleted(service: ServiceRow, action: string): void {
-  if (!isDeleted(service)) return;
-  throw new ProblemException({
-    code: "conflict",
-    detail: `Service ${service.uid} is deleted${service.legacy ? " (legacy)" : ""}: it cannot ${action}; only its hooks can be reset.`,
-    extensions: { service: service.uid, legacy: service.legacy },
-  });
-}
-
 const UPSTREAM_DETAIL: Record<UpstreamError["kind"], string> = {
   unreachable: "The upstream MCP server could not be reached or did not answer tools/list.",
   too_many_pages: "The upstream's tools/list did not end within the page limit.",
@@ -134,18 +97,21 @@ const UPSTREAM_DETAIL: Record<UpstreamError["kind"], string> = {
   duplicate_tool: "The upstream's tools/list names one tool twice.",
 };
 
-const MAX_UPSTREAM_MESSAGE = 500;
-
 function upstreamProblem(service: ServiceRow, error: UpstreamError): ProblemException {
   const { kind, ...rest } = error;
   const extensions: Record<string, unknown> = { service: service.uid, reason: kind, ...rest };
-  if ("message" in error) extensions.message = error.message.slice(0, MAX_UPSTREAM_MESSAGE);
+  if ("message" in error) extensions.message = error.message.slice(0, KNOBS.upstreamMessageChars);
   return new ProblemException({ code: "upstream_unavailable", detail: UPSTREAM_DETAIL[kind], extensions });
 }
 
 export const serviceRoutes = new Hono<ApiEnv>()
   .post(
     "/workspaces/:ws/services",
+    operation({
+      summary: "Register an upstream MCP server",
+      ok: { "201": "The service" },
+      problems: [404, 409],
+    }),
     requireScope("hooks:write"),
     ...jsonBody(CreateServiceRequest),
     async (c) => {
@@ -153,70 +119,63 @@ export const serviceRoutes = new Hono<ApiEnv>()
       const db = database(c.env.DB);
       await requireWorkspace(db, ws);
       const body = c.req.valid("json");
-      try {
-        const [created] = await db
-          .insert(services)
-          .values({
-            uid: newId("svc"),
-            workspaceUid: ws,
-            name: body.name,
-            url: body.url,
-            payloadCapture: body.payloadCapture,
-            authorizationSecret: body.authorizationSecret ?? null,
-            timeoutMs: body.timeoutMs ?? null,
-            createdBy: c.get("principal").actor,
-          })
-          .returning();
-        if (!created) throw new Error("insert returned no row");
-        return c.json(serviceView(created), 201);
-      } catch (error) {
-        if (!isUniqueViolation(error)) throw error;
+      const created = await createService(db, {
+        uid: newId("svc"),
+        workspaceUid: ws,
+        name: body.name,
+        url: body.url,
+        payloadCapture: body.payloadCapture,
+        authorizationSecret: body.authorizationSecret ?? null,
+        timeoutMs: body.timeoutMs ?? null,
+        createdBy: c.get("principal").actor,
+      });
+      if (!created) {
         throw new ProblemException({
           code: "conflict",
           detail: `A service named ${body.name} already exists in this workspace.`,
           extensions: { name: body.name },
         });
       }
+      return c.json(serviceView(created), 201);
     },
   )
-  .get("/workspaces/:ws/services", requireScope("hooks:read"), validQuery(ServiceListQuery), async (c) => {
-    const ws = c.req.param("ws");
-    const db = database(c.env.DB);
-    await requireWorkspace(db, ws);
-    const { limit, cursor, deleted } = c.req.valid("query");
-    const rows = await db
-      .select()
-      .from(services)
-      .where(
-        and(
-          eq(services.workspaceUid, ws),
-          deleted ? or(isNotNull(services.deletedAt), eq(services.legacy, true)) : liveService(),
-          cursor ? lt(services.uid, cursor) : undefined,
-        ),
-      )
-      .orderBy(desc(services.uid))
-      .limit(limit + 1)
-      .all();
-    const items = rows.slice(0, limit).map(serviceView);
-    return c.json({ items, nextCursor: rows.length > limit ? (items.at(-1)?.uid ?? null) : null });
-  })
-  .get("/workspaces/:ws/services/:svc", requireScope("hooks:read"), async (c) => {
-    const service = await requireService(database(c.env.DB), c.req.param("ws"), c.req.param("svc"));
-    return c.json(serviceView(service));
-  })
+  .get(
+    "/workspaces/:ws/services",
+    operation({ summary: "Services (`?deleted=true` for deleted ones)", ok: { "200": PAGE } }),
+    requireScope("hooks:read"),
+    validQuery(ServiceListQuery),
+    async (c) => {
+      const ws = c.req.param("ws");
+      const db = database(c.env.DB);
+      await requireWorkspace(db, ws);
+      const { limit, cursor, deleted } = c.req.valid("query");
+      const rows = await listServices(db, ws, { deleted, cursor, limit: limit + 1 });
+      const items = rows.slice(0, limit).map(serviceView);
+      return c.json({ items, nextCursor: rows.length > limit ? (items.at(-1)?.uid ?? null) : null });
+    },
+  )
+  .get(
+    "/workspaces/:ws/services/:svc",
+    operation({ summary: "One service", problems: [404] }),
+    requireScope("hooks:read"),
+    async (c) => {
+      const service = await requireService(database(c.env.DB), c.req.param("ws"), c.req.param("svc"));
+      return c.json(serviceView(service));
+    },
+  )
   .patch(
     "/workspaces/:ws/services/:svc",
+    operation({
+      summary: "Change a service's timeout, payload capture or authorization secret",
+      problems: [404, 409],
+    }),
     requireScope("hooks:write"),
     ...jsonBody(UpdateServiceRequest),
     async (c) => {
       const db = database(c.env.DB);
       const service = await requireService(db, c.req.param("ws"), c.req.param("svc"));
       refuseDeleted(service, "be changed");
-      const [updated] = await db
-        .update(services)
-        .set(c.req.valid("json"))
-        .where(and(eq(services.uid, service.uid), isNull(services.deletedAt)))
-        .returning();
+      const updated = await updateServiceSettings(db, service.uid, c.req.valid("json"));
       if (!updated) {
         throw new ProblemException({
           code: "conflict",
@@ -227,101 +186,106 @@ export const serviceRoutes = new Hono<ApiEnv>()
       return c.json(serviceView(updated));
     },
   )
-  .post("/workspaces/:ws/services/:svc/refresh", requireScope("hooks:write"), async (c) => {
-    const ws = c.req.param("ws");
-    const db = database(c.env.DB);
-    const service = await requireService(db, ws, c.req.param("svc"));
-    refuseDeleted(service, "be refreshed");
+  .post(
+    "/workspaces/:ws/services/:svc/refresh",
+    operation({ summary: "Index the upstream's tools/list", problems: [404, 409, 502] }),
+    requireScope("hooks:write"),
+    async (c) => {
+      const ws = c.req.param("ws");
+      const db = database(c.env.DB);
+      const service = await requireService(db, ws, c.req.param("svc"));
+      refuseDeleted(service, "be refreshed");
 
-    let bearerToken: string | null = null;
-    if (service.authorizationSecret !== null) {
-      bearerToken = await workspaceSecret(c.env.DB, ws, service.authorizationSecret);
-      if (bearerToken === null) {
+      let bearerToken: string | null = null;
+      if (service.authorizationSecret !== null) {
+        bearerToken = await workspaceSecret(c.env.DB, ws, service.authorizationSecret);
+        if (bearerToken === null) {
+          throw new ProblemException({
+            code: "conflict",
+            detail: `The service's authorization secret ${service.authorizationSecret} is not set in this workspace.`,
+            extensions: { service: service.uid, secret: service.authorizationSecret },
+          });
+        }
+      }
+
+      const listed = await listUpstreamTools(service.url, { bearerToken });
+      if (!listed.ok) throw upstreamProblem(service, listed.error);
+      const indexed = await indexTools(db, service, listed.value);
+      if (!indexed.ok) {
+        const { name, bytes } = indexed.error;
         throw new ProblemException({
-          code: "conflict",
-          detail: `The service's authorization secret ${service.authorizationSecret} is not set in this workspace.`,
-          extensions: { service: service.uid, secret: service.authorizationSecret },
+          code: "upstream_unavailable",
+          detail: `The upstream's definition of ${name} is larger than a tool definition may be.`,
+          extensions: { service: service.uid, reason: indexed.error.kind, tool: name, bytes },
         });
       }
-    }
-
-    const listed = await listUpstreamTools(service.url, { bearerToken });
-    if (!listed.ok) throw upstreamProblem(service, listed.error);
-    const indexed = await indexTools(db, service, listed.value);
-    if (!indexed.ok) {
-      const { name, bytes } = indexed.error;
-      throw new ProblemException({
-        code: "upstream_unavailable",
-        detail: `The upstream's definition of ${name} is larger than a tool definition may be.`,
-        extensions: { service: service.uid, reason: indexed.error.kind, tool: name, bytes },
+      const { toolUids, ...summary } = indexed.value;
+      const refreshed = (await findService(db, ws, service.uid)) ?? service;
+      const rows = await toolsOfService(db, service.uid);
+      const present = new Set(toolUids);
+      return c.json({
+        service: serviceView(refreshed),
+        ...summary,
+        tools: rows.filter((t) => present.has(t.uid)).map((t) => toolView(t, refreshed)),
       });
-    }
-    const { toolUids, ...summary } = indexed.value;
-    const refreshed = (await findService(db, ws, service.uid)) ?? service;
-    const rows = await toolsOfService(db, service.uid);
-    const present = new Set(toolUids);
-    return c.json({
-      service: serviceView(refreshed),
-      ...summary,
-      tools: rows.filter((t) => present.has(t.uid)).map((t) => toolView(t, refreshed)),
-    });
-  })
-  .delete("/workspaces/:ws/services/:svc", requireScope("hooks:write"), async (c) => {
-    const ws = c.req.param("ws");
-    const db = database(c.env.DB);
-    const service = await requireService(db, ws, c.req.param("svc"));
-    refuseDeleted(service, "be deleted again");
+    },
+  )
+  .delete(
+    "/workspaces/:ws/services/:svc",
+    operation({ summary: "Delete a service (409 while hook history exists)", problems: [404, 409] }),
+    requireScope("hooks:write"),
+    async (c) => {
+      const ws = c.req.param("ws");
+      const db = database(c.env.DB);
+      const service = await requireService(db, ws, c.req.param("svc"));
+      refuseDeleted(service, "be deleted again");
 
-    const rows = await toolsOfService(db, service.uid);
-    const withHistory = await toolsWithHookHistory(
-      c.env.DB,
-      ws,
-      rows.map((t) => t.uid),
-    );
-    if (withHistory.length > 0) {
-      const byUid = new Map(rows.map((t) => [t.uid, t]));
-      throw new ProblemException({
-        code: "conflict",
-        detail: "The service's tools still have hook history; reset their hooks before deleting it.",
-        extensions: {
-          service: service.uid,
-          tools: withHistory.map((uid) => ({ uid, upstreamName: byUid.get(uid)?.upstreamName ?? null })),
-        },
-      });
-    }
-
-    const at = now();
-    const { updates } = await renameAround(db, ws, service.uid, []);
-    const [deleted] = await db.batch([
-      db
-        .update(services)
-        .set({ deletedAt: at, deletedBy: c.get("principal").actor })
-        .where(and(eq(services.uid, service.uid), isNull(services.deletedAt)))
-        .returning(),
-      db.update(tools).set({ publicName: null, updatedAt: at }).where(eq(tools.serviceUid, service.uid)),
-      ...updates,
-    ]);
-    const row = deleted[0];
-    // Someone else deleted it between the read and the write.
-    if (!row) refuseDeleted({ ...service, deletedAt: at }, "be deleted again");
-    return c.json(serviceView(row ?? service));
-  })
-  .get("/workspaces/:ws/services/:svc/history", requireScope("hooks:read"), async (c) => {
-    const ws = c.req.param("ws");
-    const db = database(c.env.DB);
-    const service = await requireService(db, ws, c.req.param("svc"));
-    const rows = await toolsOfService(db, service.uid);
-    const withHistory = new Set(
-      await toolsWithHookHistory(
+      const rows = await toolsOfService(db, service.uid);
+      const withHistory = await toolsWithHookHistory(
         c.env.DB,
         ws,
         rows.map((t) => t.uid),
-      ),
-    );
-    return c.json({
-      service: serviceView(service),
-      /** Only reset is allowed on a deleted service's hooks. */
-      historyOnly: isDeleted(service),
-      tools: rows.map((t) => ({ ...toolView(t, service), hasHookHistory: withHistory.has(t.uid) })),
-    });
-  });
+      );
+      if (withHistory.length > 0) {
+        const byUid = new Map(rows.map((t) => [t.uid, t]));
+        throw new ProblemException({
+          code: "conflict",
+          detail: "The service's tools still have hook history; reset their hooks before deleting it.",
+          extensions: {
+            service: service.uid,
+            tools: withHistory.map((uid) => ({ uid, upstreamName: byUid.get(uid)?.upstreamName ?? null })),
+          },
+        });
+      }
+
+      const at = now();
+      const row = await markServiceDeleted(db, ws, service.uid, { actor: c.get("principal").actor, at });
+      // Someone else deleted it between the read and the write.
+      if (!row) refuseDeleted({ ...service, deletedAt: at }, "be deleted again");
+      return c.json(serviceView(row ?? service));
+    },
+  )
+  .get(
+    "/workspaces/:ws/services/:svc/history",
+    operation({ summary: "History-only view of a service's tools", problems: [404] }),
+    requireScope("hooks:read"),
+    async (c) => {
+      const ws = c.req.param("ws");
+      const db = database(c.env.DB);
+      const service = await requireService(db, ws, c.req.param("svc"));
+      const rows = await toolsOfService(db, service.uid);
+      const withHistory = new Set(
+        await toolsWithHookHistory(
+          c.env.DB,
+          ws,
+          rows.map((t) => t.uid),
+        ),
+      );
+      return c.json({
+        service: serviceView(service),
+        /** Only reset is allowed on a deleted service's hooks. */
+        historyOnly: isDeleted(service),
+        tools: rows.map((t) => ({ ...toolView(t, service), hasHookHistory: withHistory.has(t.uid) })),
+      });
+    },
+  );

@@ -1,0 +1,416 @@
+import { DurableObject } from "cloudflare:workers";
+import type { DiscoveryView, DispatchRecheck } from "./recheck";
+import { emptyContentHash } from "../lifecycle/draft";
+import { draftEtag } from "../lifecycle/etag";
+import type { DeployChannel, Pointer, Pointers, SetPointerOutcome } from "../../../shared/lifecycle/pointers";
+import {
+  type AllowanceUsage,
+  hourWindow,
+  type QuotaCharge,
+  retryAfterSeconds,
+} from "../../../shared/lifecycle/quota";
+import { insertVersion, storedHeads } from "../lifecycle/versions";
+import type { Head, ResetOutcome, SaveDraftOutcome, SaveDraftRequest } from "../lifecycle/workspace-object";
+import { LIMITS } from "../../../shared/limits";
+import { Mutex } from "./mutex";
+import { type StoredHeadRow, WorkspaceState } from "./workspace-state";
+
+const SAVES_BUCKET = "draft_saves";
+const compileBucket = (keyId: string) => `compile:${keyId}`;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * One per workspace (`env.WORKSPACE.getByName(workspaceUid)`). Holds the hot,
+ * strongly consistent state: draft heads (ETags), hourly quota windows, byte
+ * allowances and active/shadow pointers. D1 stays the authority for history:
+ * heads and history bytes are rebuilt from `hook_versions` when the object
+ * (re)starts and whenever an insert finds its version number taken.
+ */
+export class WorkspaceObject extends DurableObject<Env> {
+  readonly #state: WorkspaceState;
+  /** Serializes saves and resets across their awaited D1 calls. */
+  readonly #mutex = new Mutex();
+  #reconciled: Promise<void> | null = null;
+  #emptyHash = "";
+
+  /**
+   * The object's clock: maps the caller's `now` to the time used for
+   * quota windows and version timestamps. Tests replace it with `runInDurableObject`.
+   */
+  clock: (callerNow: number) => number = (callerNow) => callerNow;
+
+  /** Test seams; never set in production. */
+  faults: {
+    afterVersionInsert?: () => Promise<void> | void;
+    /** Runs inside `recheckDispatch` before it reads the pointer (e.g. a concurrent deploy). */
+    beforeDispatchRecheck?: (target: string) => Promise<void> | void;
+  } = {};
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.#state = new WorkspaceState(ctx.storage.sql);
+  }
+
+  /** The target's head (`{ generation, version }` and its ETag). */
+  async getHead(workspaceUid: string, target: string): Promise<Head> {
+    await this.#ready(workspaceUid);
+    return this.#view(this.#head(target));
+  }
+
+  /** Head and deployment pointers in one round trip (`GET …/hook`). */
+  async getHookState(workspaceUid: string, target: string): Promise<{ head: Head; pointers: Pointers }> {
+    await this.#ready(workspaceUid);
+    return { head: this.#view(this.#head(target)), pointers: this.#state.pointers(target) };
+  }
+
+  /**
+   * Head and pointers of every existing target (a saved draft or a pointer)
+   * whose name starts with `prefix`, in target order after `after` (exclusive):
+   * one page of the workspace file list.
+   */
+  async listTargets(
+    workspaceUid: string,
+    prefix: string,
+    page: { after: string; limit: number },
+  ): Promise<{ target: string; head: Head; pointers: Pointers }[]> {
+    await this.#ready(workspaceUid);
+    const after = page.after < prefix ? prefix : page.after;
+    return this.#state.targetsWithPrefix(prefix, after, page.limit).map((target) => ({
+      target,
+      head: this.#view(this.#head(target)),
+      pointers: this.#state.pointers(target),
+    }));
+  }
+
+  /**
+   * Saves a draft: If-Match against the head, identical content is a no-op, then the
+   * hourly save quota and the history allowance, then the version row in D1, then
+   * the head. Serialized per workspace.
+   */
+  saveDraft(request: SaveDraftRequest): Promise<SaveDraftOutcome> {
+    return this.#mutex.run(async () => {
+      const { workspaceUid, target, draft } = request;
+      await this.#ready(workspaceUid);
+      const now = this.clock(request.now);
+      const head = this.#head(target);
+      if (!request.ifMatch.includes(draftEtag(head))) return { kind: "stale", head: this.#view(head) };
+      if (draft.contentHash === head.contentHash) return { kind: "noop", head: this.#view(head) };
+
+      const window = hourWindow(now);
+      const used = this.#state.quotaUsed(SAVES_BUCKET, window.start);
+      if (used >= LIMITS.draftSavesPerHour) {
+        return {
+          kind: "rate_limited",
+          quota: "draftSaves",
+          limit: LIMITS.draftSavesPerHour,
+          used,
+          resetAt: iso(window.resetAt),
+          retryAfterSeconds: retryAfterSeconds(window.resetAt, now),
+        };
+      }
+      const historyUsed = this.#state.historyBytes();
+      if (historyUsed + draft.bytes > LIMITS.draftHistoryBytesPerWorkspace) {
+        return {
+          kind: "allowance_exceeded",
+          allowance: "draftHistoryBytes",
+          limit: LIMITS.draftHistoryBytesPerWorkspace,
+          used: historyUsed,
+          requested: draft.bytes,
+        };
+      }
+
+      // Charged before the insert: an eviction past this point can over-count one
+      // save but never lets one through uncounted.
+      this.#state.setQuotaUsed(SAVES_BUCKET, window.start, used + 1);
+      const refund = () =>
+        this.#state.setQuotaUsed(
+          SAVES_BUCKET,
+          window.start,
+          Math.max(0, this.#state.quotaUsed(SAVES_BUCKET, window.start) - 1),
+        );
+      let row;
+      try {
+        row = await insertVersion(this.env.DB, {
+          workspaceUid,
+          target,
+          generation: head.generation,
+          number: head.version + 1,
+          draft,
+          actor: request.actor,
+          keyId: request.keyId,
+          channel: request.channel,
+          note: request.note,
+          restoredFrom: request.restoredFrom,
+          createdAt: iso(now),
+        });
+      } catch (error) {
+        refund();
+        throw error;
+      }
+      if (row === null) {
+        // The number is taken: an earlier save reached D1 but not this head
+        // (the object was evicted in between). D1 decides; this ETag is stale.
+        refund();
+        await this.#reconcileTarget(workspaceUid, target);
+        return { kind: "stale", head: this.#view(this.#head(target)) };
+      }
+      await this.faults.afterVersionInsert?.();
+      const next: StoredHeadRow = {
+        target,
+        generation: head.generation,
+        version: row.number,
+        contentHash: draft.contentHash,
+        historyBytes: head.historyBytes + draft.bytes,
+      };
+      this.#state.putHead(next);
+      return { kind: "saved", head: this.#view(next), row };
+    });
+  }
+
+  /**
+   * Counts one compilation attempt for an API key (or browser user) in the current
+   * hour; refused attempts are not counted again.
+   */
+  chargeCompilation(keyId: string, now: number): QuotaCharge {
+    const at = this.clock(now);
+    const window = hourWindow(at);
+    const bucket = compileBucket(keyId);
+    const used = this.#state.quotaUsed(bucket, window.start);
+    if (used >= LIMITS.compilationsPerHour) {
+      return {
+        ok: false,
+        quota: "compilations",
+        limit: LIMITS.compilationsPerHour,
+        used,
+        resetAt: iso(window.resetAt),
+        retryAfterSeconds: retryAfterSeconds(window.resetAt, at),
+      };
+    }
+    this.#state.setQuotaUsed(bucket, window.start, used + 1);
+    return {
+      ok: true,
+      quota: "compilations",
+      limit: LIMITS.compilationsPerHour,
+      used: used + 1,
+      resetAt: iso(window.resetAt),
+    };
+  }
+
+  /** Current pointers of a target. */
+  getPointers(target: string): Pointers {
+    return this.#state.pointers(target);
+  }
+
+  /**
+   * Points `channel` of `target` at a revision of `bytes` compiled code, if the
+   * workspace's active + shadow code (distinct revisions) stays within its allowance
+   * and, when `generation` is given, the target is still at the generation the
+   * revision was made in (a reset that landed meanwhile wins: its history is gone).
+   */
+  setPointer(
+    target: string,
+    channel: DeployChannel,
+    revisionId: string,
+    bytes: number,
+    now: number = Date.now(),
+    generation?: number,
+  ): SetPointerOutcome {
+    const current = this.#head(target).generation;
+    if (generation !== undefined && generation !== current) {
+      return { ok: false, reset: { generation: current } };
+    }
+    const previous = this.#state.pointers(target)[channel];
+    const pointer: Pointer = { revisionId, bytes, setAt: iso(this.clock(now)) };
+    const before = this.#state.deployedCodeBytes();
+    const after = this.#state.deployedCodeBytes({ target, channel, pointer });
+    if (after > LIMITS.deployedCodeBytesPerWorkspace && after > before) {
+      return {
+        ok: false,
+        refusal: {
+          allowance: "deployedCodeBytes",
+          limit: LIMITS.deployedCodeBytesPerWorkspace,
+          used: before,
+          requested: bytes,
+        },
+      };
+    }
+    this.#state.putPointer(target, channel, pointer);
+    return { ok: true, pointers: this.#state.pointers(target), previous, deployedCodeBytes: after };
+  }
+
+  /** Removes a pointer (e.g. `DELETE …/hook/shadow`); returns what it pointed at. */
+  dropPointer(target: string, channel: DeployChannel): { dropped: Pointer | null; pointers: Pointers } {
+    const dropped = this.#state.pointers(target)[channel];
+    this.#state.deletePointer(target, channel);
+    return { dropped, pointers: this.#state.pointers(target) };
+  }
+
+  /**
+   * Resets a target: a new generation with an empty draft (old ETags never match
+   * again), no pointers, its history bytes released. The caller then deletes the
+   * target's `hook_versions` rows below `generation` (deleteTargetVersions) and
+   * its revisions, and records the reset event.
+   */
+  resetTarget(workspaceUid: string, target: string): Promise<ResetOutcome> {
+    return this.#mutex.run(async () => {
+      await this.#ready(workspaceUid);
+      const head = this.#head(target);
+      const next: StoredHeadRow = {
+        target,
+        generation: head.generation + 1,
+        version: 0,
+        contentHash: this.#emptyHash,
+        historyBytes: 0,
+      };
+      const droppedPointers = this.#state.pointers(target);
+      const deployedBefore = this.#state.deployedCodeBytes();
+      this.#state.putHead(next);
+      this.#state.deletePointer(target, "active");
+      this.#state.deletePointer(target, "shadow");
+      return {
+        generation: next.generation,
+        previous: { generation: head.generation, version: head.version },
+        head: this.#view(next),
+        historyBytesReleased: head.historyBytes,
+        droppedPointers,
+        deployedCodeBytesReleased: deployedBefore - this.#state.deployedCodeBytes(),
+      };
+    });
+  }
+
+  /** Allowance and quota usage of the workspace (for limits views and tests). */
+  async getUsage(workspaceUid: string, now: number): Promise<AllowanceUsage> {
+    await this.#ready(workspaceUid);
+    const window = hourWindow(this.clock(now));
+    return {
+      draftHistoryBytes: { used: this.#state.historyBytes(), limit: LIMITS.draftHistoryBytesPerWorkspace },
+      deployedCodeBytes: {
+        used: this.#state.deployedCodeBytes(),
+        limit: LIMITS.deployedCodeBytesPerWorkspace,
+      },
+      draftSaves: {
+        used: this.#state.quotaUsed(SAVES_BUCKET, window.start),
+        limit: LIMITS.draftSavesPerHour,
+        resetAt: iso(window.resetAt),
+      },
+    };
+  }
+
+  /** Adds a key to the workspace's revoked-key list (idempotent). */
+  revokeKey(keyId: string, now: number = Date.now()): void {
+    this.#state.revoke(keyId, iso(this.clock(now)));
+  }
+
+  isKeyRevoked(keyId: string): boolean {
+    return this.#state.isRevoked(keyId);
+  }
+
+  /**
+   * The gateway's one round trip immediately before dispatch: the key is not
+   * revoked and `target`'s active revision is still `expectedActive` (null: no
+   * adapter). Returns the current pointers either way (shadow runs use them).
+   */
+  async recheckDispatch(
+    target: string,
+    expectedActive: string | null,
+    keyId: string,
+  ): Promise<DispatchRecheck> {
+    await this.faults.beforeDispatchRecheck?.(target);
+    const pointers = this.#state.pointers(target);
+    const catalog = this.catalogVersion();
+    if (this.#state.isRevoked(keyId)) return { ok: false, code: "key_revoked", pointers, catalog };
+    if ((pointers.active?.revisionId ?? null) !== expectedActive)
+      return { ok: false, code: "revision_changed", pointers, catalog };
+    return { ok: true, pointers, catalog };
+  }
+
+  /** The workspace's catalog version (see DispatchRecheck). */
+  catalogVersion(): number {
+    return Number(this.#state.getMeta("catalog_version") ?? "0");
+  }
+
+  /** Called by every writer of catalog data, after its D1 write; returns the new version. */
+  catalogChanged(): number {
+    const next = this.catalogVersion() + 1;
+    this.#state.setMeta("catalog_version", String(next));
+    return next;
+  }
+
+  /** Revocation of `keyId` and every target's pointers, for `tools/list`. */
+  discoveryView(keyId: string): DiscoveryView {
+    const pointers: Record<string, Pointers> = {};
+    const rows = this.ctx.storage.sql
+      .exec<{ target: string }>("select distinct target from pointers")
+      .toArray();
+    for (const { target } of rows) pointers[target] = this.#state.pointers(target);
+    return { revoked: this.#state.isRevoked(keyId), pointers, catalog: this.catalogVersion() };
+  }
+
+  #head(target: string): StoredHeadRow {
+    return (
+      this.#state.head(target) ?? {
+        target,
+        generation: 0,
+        version: 0,
+        contentHash: this.#emptyHash,
+        historyBytes: 0,
+      }
+    );
+  }
+
+  #view(head: StoredHeadRow): Head {
+    return {
+      generation: head.generation,
+      version: head.version,
+      etag: draftEtag(head),
+      contentHash: head.contentHash,
+    };
+  }
+
+  /** Binds the object to its workspace and, once per instance, rebuilds heads from D1. */
+  async #ready(workspaceUid: string): Promise<void> {
+    const bound = this.#state.getMeta("workspace_uid");
+    if (bound === null) this.#state.setMeta("workspace_uid", workspaceUid);
+    else if (bound !== workspaceUid)
+      throw new Error(`WorkspaceObject of ${bound} was called for ${workspaceUid}`);
+    this.#reconciled ??= this.#reconcileAll(workspaceUid).catch((error: unknown) => {
+      this.#reconciled = null;
+      throw error;
+    });
+    await this.#reconciled;
+  }
+
+  async #reconcileAll(workspaceUid: string): Promise<void> {
+    this.#emptyHash = await emptyContentHash();
+    const stored = await storedHeads(this.env.DB, workspaceUid);
+    this.#adopt(
+      stored,
+      this.#state.heads().map((h) => h.target),
+    );
+  }
+
+  async #reconcileTarget(workspaceUid: string, target: string): Promise<void> {
+    this.#adopt(await storedHeads(this.env.DB, workspaceUid, target), [target]);
+  }
+
+  /**
+   * Makes the local heads agree with D1: for each target, the newest version of its
+   * current generation (or of D1's newest generation when the object has no head).
+   */
+  #adopt(stored: Awaited<ReturnType<typeof storedHeads>>, localTargets: readonly string[]): void {
+    const targets = new Set([...localTargets, ...stored.map((s) => s.target)]);
+    for (const target of targets) {
+      const local = this.#state.head(target);
+      const candidates = stored.filter((s) => s.target === target);
+      const generation = local?.generation ?? Math.max(0, ...candidates.map((s) => s.generation));
+      const match = candidates.find((s) => s.generation === generation);
+      this.#state.putHead({
+        target,
+        generation,
+        version: match?.version ?? 0,
+        contentHash: match?.contentHash ?? this.#emptyHash,
+        historyBytes: match?.bytes ?? 0,
+      });
+    }
+  }
+}

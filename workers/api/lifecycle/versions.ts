@@ -1,0 +1,253 @@
+// D1 side of the lifecycle: `hook_versions` is the authority for draft history.
+// Reads take the target's current generation from the WorkspaceObject, so rows a
+// reset left behind (before their deletion finished) are never shown.
+import { and, asc, desc, eq, gt, lt, sql } from "drizzle-orm";
+import { database } from "../../../shared/db/client";
+import { hookResetEvents, hookVersions } from "../../../shared/db/schema-hooks";
+import { newId } from "../../../shared/ids";
+import type { JsonObject } from "../../../shared/json";
+import { type Channel, type PreparedDraft, parseConfig } from "./draft";
+
+export type VersionRow = typeof hookVersions.$inferSelect;
+
+/** One version's metadata (history lists leave out source and config). */
+export interface VersionMeta {
+  version: number;
+  actor: string;
+  channel: Channel;
+  note: string | null;
+  createdAt: string;
+  bytes: number;
+  formatted: boolean;
+  restoredFrom: number | null;
+}
+
+export interface VersionView extends VersionMeta {
+  source: string;
+  config: JsonObject;
+}
+
+export const versionMeta = (row: VersionRow): VersionMeta => ({
+  version: row.number,
+  actor: row.actor,
+  channel: row.channel,
+  note: row.note,
+  createdAt: row.createdAt,
+  bytes: row.bytes,
+  formatted: row.formatted,
+  restoredFrom: row.restoredFrom,
+});
+
+export const versionView = (row: VersionRow): VersionView => ({
+  ...versionMeta(row),
+  source: row.source,
+  config: parseConfig(row.config),
+});
+
+const inTarget = (workspaceUid: string, target: string, generation: number) =>
+  and(
+    eq(hookVersions.workspaceUid, workspaceUid),
+    eq(hookVersions.target, target),
+    eq(hookVersions.generation, generation),
+  );
+
+export interface NewVersion {
+  workspaceUid: string;
+  target: string;
+  generation: number;
+  number: number;
+  draft: PreparedDraft;
+  actor: string;
+  keyId: string;
+  channel: Channel;
+  note: string | null;
+  restoredFrom: number | null;
+  createdAt: string;
+}
+
+/**
+ * Appends a version. Returns null when (workspace, target, generation, number)
+ * already exists: the UNIQUE index refuses a second version with the same number.
+ */
+export async function insertVersion(db: D1Database, v: NewVersion): Promise<VersionRow | null> {
+  const row = await database(db)
+    .insert(hookVersions)
+    .values({
+      id: newId("hv"),
+      workspaceUid: v.workspaceUid,
+      target: v.target,
+      generation: v.generation,
+      number: v.number,
+      source: v.draft.source,
+      config: v.draft.configJson,
+      formatted: v.draft.formatted,
+      bytes: v.draft.bytes,
+      contentHash: v.draft.contentHash,
+      actor: v.actor,
+      keyId: v.keyId,
+      channel: v.channel,
+      note: v.note,
+      restoredFrom: v.restoredFrom,
+      createdAt: v.createdAt,
+    })
+    .onConflictDoNothing()
+    .returning()
+    .get();
+  return row ?? null;
+}
+
+export async function getVersion(
+  db: D1Database,
+  workspaceUid: string,
+  target: string,
+  generation: number,
+  number: number,
+): Promise<VersionRow | null> {
+  const row = await database(db)
+    .select()
+    .from(hookVersions)
+    .where(and(inTarget(workspaceUid, target, generation), eq(hookVersions.number, number)))
+    .get();
+  return row ?? null;
+}
+
+/** Newest first; `before` is the cursor (a version number, exclusive). */
+export async function listVersions(
+  db: D1Database,
+  q: { workspaceUid: string; target: string; generation: number; limit: number; before?: number },
+): Promise<VersionMeta[]> {
+  const rows = await database(db)
+    .select({
+      number: hookVersions.number,
+      actor: hookVersions.actor,
+      channel: hookVersions.channel,
+      note: hookVersions.note,
+      createdAt: hookVersions.createdAt,
+      bytes: hookVersions.bytes,
+      formatted: hookVersions.formatted,
+      restoredFrom: hookVersions.restoredFrom,
+    })
+    .from(hookVersions)
+    .where(
+      and(
+        inTarget(q.workspaceUid, q.target, q.generation),
+        q.before === undefined ? undefined : lt(hookVersions.number, q.before),
+      ),
+    )
+    .orderBy(desc(hookVersions.number))
+    .limit(q.limit)
+    .all();
+  return rows.map(({ number, ...rest }) => ({ version: number, ...rest }));
+}
+
+/** Oldest first, `after` exclusive; pages the export without holding the whole history in memory. */
+export async function versionsAfter(
+  db: D1Database,
+  q: { workspaceUid: string; target: string; generation: number; after: number; limit: number },
+): Promise<VersionRow[]> {
+  return database(db)
+    .select()
+    .from(hookVersions)
+    .where(and(inTarget(q.workspaceUid, q.target, q.generation), gt(hookVersions.number, q.after)))
+    .orderBy(asc(hookVersions.number))
+    .limit(q.limit)
+    .all();
+}
+
+/** Per target and generation: the newest version's number and content hash, and the bytes of all its versions. */
+export interface StoredHead {
+  target: string;
+  generation: number;
+  version: number;
+  contentHash: string;
+  bytes: number;
+}
+
+/**
+ * What D1 says about every target of a workspace; the WorkspaceObject rebuilds
+ * its heads and history usage from this when it (re)starts.
+ */
+export async function storedHeads(
+  db: D1Database,
+  workspaceUid: string,
+  target?: string,
+): Promise<StoredHead[]> {
+  const targetFilter = target === undefined ? sql`` : sql` and target = ${target}`;
+  const result = await database(db).all<{
+    target: string;
+    generation: number;
+    version: number;
+    content_hash: string;
+    bytes: number;
+  }>(sql`
+    select v.target, v.generation, v.number as version, v.content_hash, t.bytes
+    from hook_versions v
+    join (
+      select target, generation, max(number) as top, sum(bytes) as bytes
+      from hook_versions
+      where workspace_uid = ${workspaceUid}${targetFilter}
+      group by target, generation
+    ) t on v.target = t.target and v.generation = t.generation and v.number = t.top
+    where v.workspace_uid = ${workspaceUid}`);
+  return result.map((r) => ({
+    target: r.target,
+    generation: r.generation,
+    version: r.version,
+    contentHash: r.content_hash,
+    bytes: r.bytes,
+  }));
+}
+
+/**
+ * Deletes a target's versions of every generation below `belowGeneration` (the
+ * generation `resetTarget` returned), so a save made after the reset survives a
+ * retried delete. Returns the number of rows removed.
+ */
+export async function deleteTargetVersions(
+  db: D1Database,
+  workspaceUid: string,
+  target: string,
+  belowGeneration: number,
+): Promise<number> {
+  const removed = await database(db)
+    .delete(hookVersions)
+    .where(
+      and(
+        eq(hookVersions.workspaceUid, workspaceUid),
+        eq(hookVersions.target, target),
+        lt(hookVersions.generation, belowGeneration),
+      ),
+    )
+    .run();
+  return removed.meta.changes;
+}
+
+export async function recordResetEvent(
+  db: D1Database,
+  event: {
+    workspaceUid: string;
+    target: string;
+    actor: string;
+    at: string;
+    versionsRemoved: number;
+    revisionsRemoved: number;
+  },
+): Promise<typeof hookResetEvents.$inferSelect> {
+  const [row] = await database(db)
+    .insert(hookResetEvents)
+    .values({ id: newId("reset"), ...event })
+    .returning();
+  if (!row) throw new Error("insert returned no row");
+  return row;
+}
+
+/** Whether a target has any stored history (any generation). */
+export async function hasHistory(db: D1Database, workspaceUid: string, target: string): Promise<boolean> {
+  const row = await database(db)
+    .select({ id: hookVersions.id })
+    .from(hookVersions)
+    .where(and(eq(hookVersions.workspaceUid, workspaceUid), eq(hookVersions.target, target)))
+    .limit(1)
+    .get();
+  return row !== undefined;
+}

@@ -1,0 +1,96 @@
+// How routes declare their OpenAPI operations next to their handlers.
+// hono-openapi collects what each middleware of a route carries under its
+// symbol: `operation(…)` the summary and answers, and the middlewares that
+// enforce something (auth, body and query validation) describe it themselves,
+// so the document cannot drift from what is enforced.
+import { describeRoute, type DescribeRouteOptions, resolver, uniqueSymbol } from "hono-openapi";
+import type { z } from "zod";
+import { openapiSchema } from "./schema";
+
+type Responses = NonNullable<DescribeRouteOptions["responses"]>;
+type Parameter = NonNullable<DescribeRouteOptions["parameters"]>[number];
+
+/** Every refusal is a problem document (components/responses/Problem). */
+export const PROBLEM_REF = "#/components/responses/Problem";
+
+/** `{ "404": Problem, … }` for the statuses a route may refuse with. */
+export const problems = (...statuses: number[]): Responses =>
+  Object.fromEntries(statuses.map((status) => [String(status), { $ref: PROBLEM_REF }]));
+
+/** The symbol entry of a middleware that describes part of an operation. */
+export const withSpec = <M extends object>(middleware: M, spec: DescribeRouteOptions): M =>
+  Object.assign(middleware, { [uniqueSymbol]: { spec } });
+
+/** hono-openapi's resolver, with recursive parts named by content (schema.ts). */
+const resolverOf = (schema: z.ZodType) => ({
+  ...resolver(schema),
+  toOpenAPISchema: () => openapiSchema(schema),
+});
+
+/** The symbol entry of a validator: the schema it validates `target` with becomes the body or parameters. */
+export const withSchema = <M extends object>(middleware: M, target: "json" | "query", schema: z.ZodType): M =>
+  Object.assign(middleware, { [uniqueSymbol]: { target, ...resolverOf(schema) } });
+
+interface Answer {
+  description: string;
+  /** The body's schema, as JSON; a body of another `media` type is text. */
+  schema?: z.ZodType;
+  media?: string;
+}
+
+export interface Operation {
+  summary: string;
+  /** Success status → what it answers; `{ "200": "OK" }` when absent. */
+  ok?: Record<string, string | Answer>;
+  /** Refusals besides the ones the route's middlewares declare (auth, body, query). */
+  problems?: number[];
+  /** "returns": the answer carries the resource's ETag; "requires": If-Match is required. */
+  etag?: "returns" | "requires";
+  /** A body the handler reads itself (optional bodies): its schema, documented as not required. */
+  optionalBody?: z.ZodType;
+  /** No key needed. */
+  public?: boolean;
+}
+
+const IF_MATCH: Parameter = {
+  name: "If-Match",
+  in: "header",
+  required: true,
+  description: "The ETag the change is based on",
+  schema: { type: "string" },
+};
+
+const ETAG_HEADER = { ETag: { description: "The resource's entity tag", schema: { type: "string" } } };
+
+function answer(spec: string | Answer, etag: boolean) {
+  const { description, schema, media } = typeof spec === "string" ? { description: spec } : spec;
+  const content =
+    schema !== undefined
+      ? { "application/json": { schema: resolverOf(schema) } }
+      : media !== undefined
+        ? { [media]: { schema: { type: "string" as const } } }
+        : undefined;
+  return { description, ...(etag ? { headers: ETAG_HEADER } : {}), ...(content ? { content } : {}) };
+}
+
+/** The operation of the route it is placed in: `.get(path, operation({…}), requireScope(…), handler)`. */
+export function operation(op: Operation) {
+  const ok = Object.entries(op.ok ?? { "200": "OK" }).map(([status, spec]) => [
+    status,
+    answer(spec, op.etag === "returns"),
+  ]);
+  return describeRoute({
+    summary: op.summary,
+    ...(op.public ? { security: [] } : {}),
+    ...(op.etag === "requires" ? { parameters: [IF_MATCH] } : {}),
+    ...(op.optionalBody === undefined
+      ? {}
+      : {
+          requestBody: {
+            required: false,
+            content: { "application/json": { schema: resolverOf(op.optionalBody) } },
+          },
+        }),
+    responses: { ...Object.fromEntries(ok), ...problems(...(op.problems ?? [])) },
+  });
+}

@@ -1,0 +1,137 @@
+// The version history of a lifecycle target: `{base}/versions` (newest
+// first), one version, its diff against its predecessor, and `{base}/export`
+// (every version as one streamed JSON document). Generic over a resolver like
+// the draft routes (drafts.ts), and mounted beside them by app.ts.
+import { Hono } from "hono";
+import { ProblemException } from "../../../shared/http/problem";
+import { diffVersions } from "../lifecycle/diff";
+import { parseConfig } from "../lifecycle/draft";
+import { getVersion, listVersions, versionsAfter, versionView } from "../lifecycle/versions";
+import { requireScope } from "../middleware/auth";
+import { PAGE, pageQuery } from "../middleware/page";
+import { KNOBS } from "../../../shared/knobs";
+import { operation } from "../openapi/describe";
+import { isVersionNumber, type Resolver, requireVersion, versionParam } from "../targets";
+import type { ApiEnv } from "../types";
+
+/** The version routes for one kind of target, mounted under its base path (`…/hook`, `…/files/{path}`). */
+export function versionRoutes(resolve: Resolver) {
+  return new Hono<ApiEnv>()
+    .get(
+      "/versions",
+      operation({ summary: "Draft history, newest first", ok: { "200": PAGE }, problems: [404] }),
+      requireScope("hooks:read"),
+      pageQuery,
+      async (c) => {
+        const t = await resolve(c);
+        const { limit, cursor } = c.req.valid("query");
+        if (cursor !== undefined && !isVersionNumber(cursor)) {
+          throw new ProblemException({
+            code: "invalid_request",
+            detail: "The cursor is not one this API returned.",
+          });
+        }
+        const head = await c.env.WORKSPACE.getByName(t.workspaceUid).getHead(t.workspaceUid, t.target);
+        const rows = await listVersions(c.env.DB, {
+          workspaceUid: t.workspaceUid,
+          target: t.target,
+          generation: head.generation,
+          limit: limit + 1,
+          ...(cursor === undefined ? {} : { before: Number(cursor) }),
+        });
+        const items = rows.slice(0, limit);
+        const last = items.at(-1);
+        return c.json({ items, nextCursor: rows.length > limit && last ? String(last.version) : null });
+      },
+    )
+    .get(
+      "/versions/:n",
+      operation({ summary: "One version with source and config", problems: [400, 404] }),
+      requireScope("hooks:read"),
+      async (c) => {
+        const t = await resolve(c);
+        const { row } = await requireVersion(c, t, versionParam(c));
+        return c.json(versionView(row));
+      },
+    )
+    .get(
+      "/versions/:n/diff",
+      operation({ summary: "Unified diff of a version against its predecessor", problems: [400, 404] }),
+      requireScope("hooks:read"),
+      async (c) => {
+        const t = await resolve(c);
+        const { head, row } = await requireVersion(c, t, versionParam(c));
+        const previous =
+          row.number === 1
+            ? null
+            : await getVersion(c.env.DB, t.workspaceUid, t.target, head.generation, row.number - 1);
+        if (row.number > 1 && !previous)
+          throw new Error(`version ${row.number - 1} of ${t.target} is missing`);
+        const before = previous
+          ? {
+              version: previous.number,
+              source: previous.source,
+              config: parseConfig(previous.config),
+            }
+          : { version: 0, source: "", config: {} };
+        const after = { version: row.number, source: row.source, config: parseConfig(row.config) };
+        return c.json(diffVersions(before, after));
+      },
+    )
+    .get(
+      "/export",
+      operation({ summary: "All versions as one JSON document", problems: [404] }),
+      requireScope("hooks:read"),
+      async (c) => {
+        const t = await resolve(c);
+        const head = await c.env.WORKSPACE.getByName(t.workspaceUid).getHead(t.workspaceUid, t.target);
+        const db = c.env.DB;
+        const header = {
+          format: "rayrun.hooks/export-v1",
+          workspaceUid: t.workspaceUid,
+          target: t.target,
+          generation: head.generation,
+          draft: { version: head.version, etag: head.etag },
+          exportedAt: new Date().toISOString(),
+        };
+        const encoder = new TextEncoder();
+        let after = 0;
+        let first = true;
+        // Streamed page by page: a history may approach the 64 MiB allowance.
+        const stream = new ReadableStream<Uint8Array>({
+          start(controller) {
+            const open = JSON.stringify(header);
+            controller.enqueue(encoder.encode(`${open.slice(0, -1)},"versions":[`));
+          },
+          async pull(controller) {
+            const rows = await versionsAfter(db, {
+              workspaceUid: t.workspaceUid,
+              target: t.target,
+              generation: head.generation,
+              after,
+              limit: KNOBS.draftExportPage,
+            });
+            let chunk = "";
+            // Versions saved after the export began are left out: it shows one head.
+            const page = rows.filter((row) => row.number <= head.version);
+            for (const row of page) {
+              chunk += `${first ? "" : ","}${JSON.stringify(versionView(row))}`;
+              first = false;
+              after = row.number;
+            }
+            if (chunk !== "") controller.enqueue(encoder.encode(chunk));
+            if (page.length < KNOBS.draftExportPage || after >= head.version) {
+              controller.enqueue(encoder.encode("]}"));
+              controller.close();
+            }
+          },
+        });
+        const filename = `hook-${t.label.replace(/[^\w.-]/g, "_")}-g${head.generation}-v${head.version}.json`;
+        return c.body(stream, 200, {
+          "content-type": "application/json; charset=utf-8",
+          "content-disposition": `attachment; filename="${filename}"`,
+          etag: head.etag,
+        });
+      },
+    );
+}

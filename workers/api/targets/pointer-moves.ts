@@ -1,0 +1,80 @@
+// Moving a lifecycle target's deploy pointers: the WorkspaceObject moves them
+// (it owns the deployed-code allowance), every move is kept in the pointer
+// history, and a plugin's move changes what the tool-call path runs.
+import type { Context } from "hono";
+import { database } from "../../../shared/db/client";
+import { ProblemException } from "../../../shared/http/problem";
+import type { DeployChannel, Pointer } from "../../../shared/lifecycle/pointers";
+import type { Target } from "../../../shared/lifecycle/target";
+import { isPluginTarget } from "../../../shared/plugins/call-plugins";
+import { recordPointerEvent } from "../stores/pointer-events";
+import type { ApiEnv } from "../types";
+
+/** Appends a pointer move to the target's pointer history, as the caller's. */
+export async function pointerMoved(
+  c: Context<ApiEnv>,
+  t: { workspaceUid: string; target: Target },
+  event: {
+    channel: DeployChannel;
+    action: "deploy" | "rollback" | "drop";
+    revisionId: string | null;
+    previous: Pointer | null;
+  },
+) {
+  await recordPointerEvent(database(c.env.DB), {
+    workspaceUid: t.workspaceUid,
+    target: t.target,
+    channel: event.channel,
+    action: event.action,
+    revisionId: event.revisionId,
+    previousRevisionId: event.previous?.revisionId ?? null,
+    actor: c.get("principal").actor,
+    at: new Date().toISOString(),
+  });
+}
+
+/**
+ * Points `channel` at a revision (deploy or rollback): the WorkspaceObject moves
+ * the pointer, refusing it past the deployed-code allowance; then the move goes
+ * into the pointer history, and a plugin's move bumps the catalog version.
+ */
+export async function movePointer(
+  c: Context<ApiEnv>,
+  t: { workspaceUid: string; target: Target },
+  channel: DeployChannel,
+  revision: { id: string; compiledBytes: number; generation: number },
+  action: "deploy" | "rollback",
+): Promise<void> {
+  const moved = await c.env.WORKSPACE.getByName(t.workspaceUid).setPointer(
+    t.target,
+    channel,
+    revision.id,
+    revision.compiledBytes,
+    Date.now(),
+    revision.generation,
+  );
+  if (!moved.ok && "reset" in moved) {
+    throw new ProblemException({
+      code: "conflict",
+      detail: `The hook was reset while this ${action} ran; nothing was ${action === "deploy" ? "deployed" : "rolled back"}. Save, test and deploy again.`,
+      extensions: { generation: moved.reset.generation },
+    });
+  }
+  if (!moved.ok) {
+    throw new ProblemException({
+      code: "allowance_exceeded",
+      detail: `Active and shadow code of the workspace would exceed ${moved.refusal.limit} bytes; drop a shadow or reset a hook.`,
+      extensions: { ...moved.refusal },
+    });
+  }
+  await pointerMoved(c, t, { channel, action, revisionId: revision.id, previous: moved.previous });
+  await pluginsChanged(c, t);
+}
+
+/**
+ * A plugin's pointers decide what runs on the tool-call path, whose isolates
+ * cache the plugin list by catalog version: every move of one bumps it.
+ */
+export async function pluginsChanged(c: Context<ApiEnv>, t: { workspaceUid: string; target: string }) {
+  if (isPluginTarget(t.target)) await c.env.WORKSPACE.getByName(t.workspaceUid).catalogChanged();
+}

@@ -1,0 +1,19 @@
+// What one MCP request carries through the endpoint's handlers: its workspace,
+// caller, client origin and the catalog it found.
+import type { WorkspaceCatalog } from "../caches/catalog-cache";
+import type { RelayCapabilities } from "../upstream/client-session";
+import type { Caller, GatewayEnv } from "../tool-call/call-types";
+import type { McpOrigin } from "./origin";
+
+export type Scope = {
+  env: GatewayEnv;
+  ctx: Pick<ExecutionContext, "waitUntil">;
+  workspaceUid: string;
+  caller: Caller;
+  /** The client's loop and session, for plugins' `ctx`. */
+  origin: McpOrigin;
+  /** The workspace's catalog as this request found it (services and their capabilities). */
+  catalog: WorkspaceCatalog;
+  /** What the client's session (one the gateway issued) lets the gateway relay to it. */
+  clientCapabilities: RelayCapabilities;
+};
