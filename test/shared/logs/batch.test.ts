@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from "vitest";
 import { RunBatcher } from "../../../shared/logs/batch";
 import { ROWS_PER_INSERT, toRows } from "../../../shared/logs/writer";
 import { createWorkspace } from "../../helpers/api";
-import { NO_CAPTURE, runRecord, storedRuns } from "../../workers/api/logs/harness";
+import { NO_CAPTURE, runRecord, storedRuns } from "./harness";
 
 const rowsFor = (ws: string, requestId: string) => toRows([runRecord(ws, { requestId })], NO_CAPTURE);
 const requestIds = async (ws: string) => (await storedRuns(ws)).map((r) => r.request_id).toSorted();

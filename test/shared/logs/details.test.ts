@@ -1,7 +1,7 @@
 // Bounding captured details before they are stored.
 import { describe, expect, it } from "vitest";
 import { boundDetails, DETAILS_MAX_BYTES, UNSERIALISABLE_KEY } from "../../../shared/logs/details";
-import type { RunDetails } from "../../../shared/logs/types";
+import type { RunDetails } from "../../../shared/db/run-types";
 
 const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)).length;
 

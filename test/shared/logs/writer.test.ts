@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from "vitest";
 import { DETAILS_MAX_BYTES, UNSERIALISABLE_KEY } from "../../../shared/logs/details";
 import { deferRuns, recordRuns, ROWS_PER_INSERT } from "../../../shared/logs/writer";
 import { createWorkspace } from "../../helpers/api";
-import { CAPTURE, NO_CAPTURE, runRecord, storedRuns } from "../../workers/api/logs/harness";
+import { CAPTURE, NO_CAPTURE, runRecord, storedRuns } from "./harness";
 
 const parseJson = (text: string): unknown => JSON.parse(text);
 

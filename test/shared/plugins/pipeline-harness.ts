@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { readWorkspaceConfig } from "../../../shared/config";
 import type { Json } from "../../../shared/json";
 import { activePlugins, type DeployedPlugin } from "../../../shared/plugins/discovery";
-import { beforePayload } from "../../../shared/plugins/execute-payloads";
+import { beforePayload } from "../../../workers/gateway/plugins/execute-payloads";
 import { runPluginHook, type PipelineHook, type PluginHookInput } from "../../../shared/plugins/run";
 import { createKey, createWorkspace } from "../../helpers/api";
 import { deployFileSource, setConfig } from "../../helpers/files";

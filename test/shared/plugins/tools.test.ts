@@ -2,7 +2,7 @@
 // execute-hooks.ts): protected ids and how a plugin's `output` replaces a
 // result's text content.
 import { describe, expect, it } from "vitest";
-import { replaceText, resultText } from "../../../shared/plugins/execute-hooks";
+import { replaceText, resultText } from "../../../workers/gateway/plugins/execute-hooks";
 import { isProtectedToolId, PROTECTED_TOOL_IDS, refusedToolId } from "../../../shared/plugins/protected";
 
 describe("protected tool ids", () => {

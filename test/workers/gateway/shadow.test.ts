@@ -1,7 +1,7 @@
 // Shadow revisions: after the response, never changing it, never a second upstream call.
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
-import { shadowFaults } from "../../../shared/pipeline/shadow";
+import { shadowFaults } from "../../../workers/gateway/tool-call/shadow";
 import { REJECT_ADAPTER, SEED_ADAPTER, SUFFIX_ADAPTER, TOP_HIT_ADAPTER } from "./adapters";
 import { callTool, connect, deploy, refusalOf, runs, setup, type RunRow } from "./harness";
 

@@ -1,7 +1,7 @@
 // One rule per test, named after it. All compiler tests live in this file and
 // generated-types.test.ts, because each test file pays for loading esbuild-wasm.
 import { describe, expect, it } from "vitest";
-import { sha256Hex } from "../../../../shared/hooks/canonical-json";
+import { sha256Hex } from "../../../../shared/canonical-json";
 import { utf8Bytes } from "../../../../shared/json";
 import { LIMITS } from "../../../../shared/limits";
 import { compileToolAdapter, type Diagnostic } from "../../../../workers/api/compiler";

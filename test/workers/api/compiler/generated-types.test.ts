@@ -1,7 +1,7 @@
 // The generated declarations must be valid TypeScript. esbuild parses (not
 // type-checks) them; the concrete type text is asserted in test/shared/hooks.
 import { describe, expect, it } from "vitest";
-import { generateAdapterTypes } from "../../../../shared/hooks/types";
+import { generateAdapterTypes } from "../../../../workers/api/contract/types";
 import { loadEsbuild } from "../../../../workers/api/compiler/esbuild";
 import { SEED_ADAPTER } from "./fixtures";
 

@@ -2,7 +2,7 @@
 // logs — the tool hooks' lifecycle — and loading the deployed revision.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { loadDeployedFile } from "../../../../shared/files/deployed";
+import { loadDeployedFile } from "../../../../shared/deploy/deployed-file";
 import { exportPath } from "../../../../shared/files/exports";
 import { recordRuns } from "../../../../shared/logs/writer";
 import { runModuleExport } from "../../../../shared/sandbox";

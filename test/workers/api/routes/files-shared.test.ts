@@ -4,11 +4,11 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { WorkspaceObject } from "../../../../durable-objects/workspace";
-import { storedDraft } from "../../../../shared/lifecycle/draft";
+import type { WorkspaceObject } from "../../../../workers/api/durable-objects/workspace";
+import { storedDraft } from "../../../../workers/api/lifecycle/draft";
 import { LIMITS } from "../../../../shared/limits";
 import { createKey, createWorkspace, expectProblem, json } from "../../../helpers/api";
-import { fixture, getHook, saveOk } from "../hooks/harness";
+import { fixture, getHook, saveOk } from "../lifecycle/harness";
 import {
   call,
   deployFile,

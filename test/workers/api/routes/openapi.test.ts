@@ -2,15 +2,48 @@ import { describe, expect, it } from "vitest";
 import { app } from "../../../../workers/api/app";
 import { json, call } from "../../../helpers/api";
 
+interface Operation {
+  parameters?: { name: string; in: string; description?: string }[];
+  requestBody?: { required?: boolean; content: Record<string, { schema: { required?: string[] } }> };
+  responses: Record<string, unknown>;
+  "x-rayrun-auth"?: string;
+  security?: unknown[];
+}
+interface Document {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: Record<string, Record<string, unknown>>;
+}
+
+const fetchDocument = async () => json<Document>(await call("GET", "/v1/openapi.json", { key: null }), 200);
+
+/** Every `$ref` in `value`. */
+function refsIn(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(refsIn);
+  if (value === null || typeof value !== "object") return [];
+  return Object.entries(value).flatMap(([key, inner]) =>
+    key === "$ref" && typeof inner === "string" ? [inner] : refsIn(inner),
+  );
+}
+
+/** What a local `#/…` reference points at, or undefined. */
+function resolve(doc: unknown, ref: string): unknown {
+  return ref
+    .slice(2)
+    .split("/")
+    .map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~"))
+    .reduce<unknown>(
+      (node, part) => (node !== null && typeof node === "object" ? Reflect.get(node, part) : undefined),
+      doc,
+    );
+}
+
 describe("GET /v1/openapi.json", () => {
   it("describes every mounted /v1 route, and nothing that is not mounted", async () => {
-    const doc = await json<{ paths: Record<string, Record<string, unknown>> }>(
-      await call("GET", "/v1/openapi.json", { key: null }),
-      200,
-    );
-    const described = Object.entries(doc.paths).flatMap(([path, ops]) =>
-      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
-    );
+    const doc = await fetchDocument();
+    const described = Object.entries(doc.paths)
+      .filter(([path]) => path.startsWith("/v1/"))
+      .flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     const mounted = [
       ...new Set(
         app.routes
@@ -21,17 +54,58 @@ describe("GET /v1/openapi.json", () => {
     expect(described.toSorted()).toEqual(mounted.toSorted());
   });
 
-  it("takes request bodies from the schemas the routes validate with", async () => {
-    const doc = await json<{
-      paths: Record<
-        string,
-        Record<string, { requestBody?: { content: Record<string, { schema: { required?: string[] } }> } }>
-      >;
-    }>(await call("GET", "/v1/openapi.json", { key: null }), 200);
+  it("describes the gateway's MCP endpoint and both LLM proxy routes", async () => {
+    const doc = await fetchDocument();
+    const gateway = Object.entries(doc.paths)
+      .filter(([path]) => !path.startsWith("/v1/"))
+      .flatMap(([path, item]) =>
+        Object.keys(item)
+          .filter((key) => key !== "parameters")
+          .map((m) => `${m.toUpperCase()} ${path}`),
+      );
+    expect(gateway.toSorted()).toEqual([
+      "DELETE /mcp/{ws}",
+      "GET /mcp/{ws}",
+      "POST /llm/{ws}/anthropic/v1/messages",
+      "POST /llm/{ws}/openai/v1/chat/completions",
+      "POST /mcp/{ws}",
+    ]);
+  });
+
+  it("resolves every reference inside the document", async () => {
+    const doc = await fetchDocument();
+    const refs = [...new Set(refsIn(doc))];
+    expect(refs.length).toBeGreaterThan(0);
+    expect(refs.filter((ref) => !ref.startsWith("#/") || resolve(doc, ref) === undefined)).toEqual([]);
+  });
+
+  it("takes request bodies and query parameters from the schemas the routes validate with", async () => {
+    const doc = await fetchDocument();
     const deploy = doc.paths["/v1/workspaces/{ws}/tools/{tool}/hook/deployments"]?.post;
     expect(deploy?.requestBody?.content["application/json"]?.schema.required?.toSorted()).toEqual([
       "channel",
       "version",
     ]);
+    const services = doc.paths["/v1/workspaces/{ws}/services"]?.get;
+    expect(services?.parameters?.filter((p) => p.in === "query").map((p) => p.name)).toEqual([
+      "limit",
+      "cursor",
+      "deleted",
+    ]);
+    // A refused body or query is one of our problem documents, not the library's default shape.
+    expect(deploy?.responses["400"]).toEqual(services?.responses["400"]);
+  });
+
+  it("declares auth, body and file-path refusals where the middlewares enforce them", async () => {
+    const doc = await fetchDocument();
+    const save = doc.paths["/v1/workspaces/{ws}/files/{path}/draft"]?.put;
+    expect(save?.["x-rayrun-auth"]).toBe("hooks:write");
+    expect(Object.keys(save?.responses ?? {})).toEqual(
+      expect.arrayContaining(["200", "400", "401", "403", "404", "409", "412", "413", "415", "422", "428"]),
+    );
+    expect(save?.parameters?.find((p) => p.name === "path")?.description).toMatch(/URL-encoded/);
+    expect(save?.parameters?.find((p) => p.name === "If-Match")).toMatchObject({ in: "header" });
+    expect(doc.paths["/v1/limits"]?.get?.security).toEqual([]);
+    expect(doc.paths["/v1/workspaces"]?.post?.["x-rayrun-auth"]).toBe("platform");
   });
 });

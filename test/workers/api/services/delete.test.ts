@@ -4,7 +4,7 @@ import {
   hookVersionsLookup,
   setHookHistoryLookup,
   type HookHistoryLookup,
-} from "../../../../shared/services/history-guard";
+} from "../../../../workers/api/services/history-guard";
 import { createWorkspace, expectProblem, json } from "../../../helpers/api";
 import {
   byName,

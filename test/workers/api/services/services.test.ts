@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, sha256Hex } from "../../../../shared/hooks/canonical-json";
+import { canonicalJson, sha256Hex } from "../../../../shared/canonical-json";
 import { createWorkspace, expectProblem, json } from "../../../helpers/api";
 import {
   byName,
