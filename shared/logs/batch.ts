@@ -109,8 +109,8 @@ export class RunBatcher {
 
   private start(db: D1Database, delayMs: number): Batch {
     const { promise: released, resolve: release } = Promise.withResolvers<void>();
-    // At least 1 ms: a timer that is due at once can run before the response
-    // that queued the rows has been handed over (see later-turn.ts).
+    // At least 1 ms: a timer that is due at once can run ahead of network events
+    // already waiting, so the response that queued the rows might not be handed over yet.
     setTimeout(release, Math.max(1, delayMs));
     const batch: Batch = {
       sources: [],

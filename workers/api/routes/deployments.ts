@@ -1,7 +1,7 @@
 // Compile, deploy, roll back and reset one lifecycle target:
 // `…/{compile,deployments,revisions,rollback,shadow,reset}` under the target's
-// base path. Generic over a resolver like lifecycleRoutes: tool adapters
-// (tool-deployments.ts, which adds `/test` and `/types`) and workspace files
+// base path. Generic over a resolver like draftRoutes and versionRoutes: tool adapters
+// (tool-console.ts, which adds `/test` and `/types`) and workspace files
 // (files.ts, which adds its own `/test`) mount the same routes.
 import type { Context } from "hono";
 import { Hono } from "hono";

@@ -168,7 +168,7 @@ async function toolCallAnswer(
  * The hot path without the SDK server: a single `tools/call` is handled
  * directly (building a Server and transport per request costs more than the
  * rest of a pass-through call). A client that takes a stream gets one only
- * when something must reach it before the result (mcp-stream.ts). Everything
+ * when something must reach it before the result (stream.ts). Everything
  * else — initialize, ping, lists, batches, malformed messages — goes through
  * the SDK, which also owns every protocol error. Returns null to fall back.
  */

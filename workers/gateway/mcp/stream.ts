@@ -3,7 +3,7 @@
 // notification, or a request it relays (sampling, elicitation, roots). A call
 // with nothing to relay is answered as plain JSON, as cheaply as before.
 // Hand-written: the SDK's transport streams only through a connected Server,
-// which the hot path does without (see fastToolCall in mcp.ts).
+// which the hot path does without (see fastToolCall in endpoint.ts).
 
 const encoder = new TextEncoder();
 /** One JSON-RPC message as an SSE `message` event. */

@@ -1,5 +1,5 @@
 // The generated declarations must be valid TypeScript. esbuild parses (not
-// type-checks) them; the concrete type text is asserted in test/shared/hooks.
+// type-checks) them; the concrete type text is asserted in test/workers/api/contract.
 import { describe, expect, it } from "vitest";
 import { generateAdapterTypes } from "../../../../workers/api/contract/types";
 import { loadEsbuild } from "../../../../workers/api/compiler/esbuild";
