@@ -17,7 +17,7 @@ import { fileURLToPath } from "node:url";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** Lower layers first; a `shared/` folder may import its own layer and the ones before it. */
-export const LAYERS = [
+const LAYERS = [
   ["(top)", "http", "sandbox"],
   ["db", "mcp"],
   ["secrets", "contract", "files"],

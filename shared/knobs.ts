@@ -52,7 +52,7 @@ export const KNOBS = {
   /** Entries of each of its memory caches (meta, pointers, revoked keys); a dropped one is read from SQL. */
   workspaceObjectCacheEntries: 4096,
 
-  // The sandbox (shared/sandbox reads these as SANDBOX_KNOBS). Expanded images count outside
+  // The sandbox's memory images (shared/sandbox/images.ts). Expanded images count outside
   // LIMITS.sandboxImageBytes, which bounds the images themselves.
 
   /** Whole copies of in-use code images (~450 KB each): a call restores in one copy (~6 µs), not a delta. */

@@ -16,7 +16,7 @@ import { heapCensus, heapTop, trimTop, type HeapLayout } from "./heap-layout";
 import { capture, captureDelta, deltaBytes, expand, snapshotBytes, type Delta, type Snapshot } from "./image";
 import type { PreludeExtension } from "./prelude";
 import { ImageResidency } from "./residency";
-import { SANDBOX_KNOBS } from "./knobs";
+import { KNOBS } from "../knobs";
 import type { LogEntry, SandboxError } from "./types";
 import { Vm } from "./vm";
 
@@ -89,12 +89,12 @@ export class Images {
       },
     });
     this.expanded = new LRUCache<CodeImage, Snapshot>({
-      maxSize: SANDBOX_KNOBS.expandedImageBytes,
+      maxSize: KNOBS.sandboxExpandedImageBytes,
       sizeCalculation: (snapshot) => snapshotBytes(snapshot),
     });
     this.failures = new LRUCache<string, ModuleFailure>({
-      max: SANDBOX_KNOBS.rememberedFailures,
-      ttl: SANDBOX_KNOBS.rememberedFailureMs,
+      max: KNOBS.sandboxRememberedFailures,
+      ttl: KNOBS.sandboxRememberedFailureMs,
       // Read the clock on every check (no cached "now"), so the bound is exact.
       ttlResolution: 0,
       ...(options.now === undefined ? {} : { perf: { now: options.now } }),

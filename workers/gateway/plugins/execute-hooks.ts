@@ -16,6 +16,25 @@ export interface PluginCallScope extends ExecuteContext {
   toolUid?: string;
 }
 
+/** One of the two hooks across the plugins that define it, for the scope's tool. */
+const runToolHook = (
+  scope: PluginCallScope,
+  hook: "tool.execute.before" | "tool.execute.after",
+  value: Json,
+  plugins: PluginSet["plugins"],
+  config: PluginSet["config"],
+) =>
+  runPluginHook(scope.env, {
+    workspaceUid: scope.workspaceUid,
+    requestId: scope.requestId,
+    hook,
+    value,
+    plugins,
+    toolName: scope.toolName,
+    ...(scope.toolUid === undefined ? {} : { toolUid: scope.toolUid }),
+    ...(config === undefined ? {} : { config }),
+  });
+
 /**
  * Plugins' `tool.execute.before` on `{ toolID, args, ctx }`: the arguments the
  * last plugin left (`undefined` when a plugin dropped them: the caller refuses
@@ -30,16 +49,7 @@ export async function pluginsBefore(
   const running = withHook(plugins, "tool.execute.before");
   if (running.length === 0) return { args, changed: false, records: [] };
   const value = beforePayload(scope.toolName, args, scope);
-  const ran = await runPluginHook(scope.env, {
-    workspaceUid: scope.workspaceUid,
-    requestId: scope.requestId,
-    hook: "tool.execute.before",
-    value,
-    plugins: running,
-    toolName: scope.toolName,
-    ...(scope.toolUid === undefined ? {} : { toolUid: scope.toolUid }),
-    ...(config === undefined ? {} : { config }),
-  });
+  const ran = await runToolHook(scope, "tool.execute.before", value, running, config);
   const out = ran.value;
   const next = isJsonObject(out) ? out.args : undefined;
   return { args: next, changed: ran.value !== value, records: ran.records };
@@ -86,16 +96,7 @@ export async function pluginsAfter(
   const structured = result.structuredContent as Json | undefined;
   if (structured !== undefined && isJsonObject(structured)) metadata.structuredContent = structured;
   const value = afterPayload(scope.toolName, args, { title: scope.toolName, output, metadata }, scope);
-  const ran = await runPluginHook(scope.env, {
-    workspaceUid: scope.workspaceUid,
-    requestId: scope.requestId,
-    hook: "tool.execute.after",
-    value,
-    plugins: running,
-    toolName: scope.toolName,
-    ...(scope.toolUid === undefined ? {} : { toolUid: scope.toolUid }),
-    ...(config === undefined ? {} : { config }),
-  });
+  const ran = await runToolHook(scope, "tool.execute.after", value, running, config);
   const out = ran.value;
   const next = isJsonObject(out) && isJsonObject(out.result) ? out.result.output : undefined;
   if (typeof next !== "string" || next === output) return { result, records: ran.records };

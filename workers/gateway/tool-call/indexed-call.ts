@@ -150,8 +150,11 @@ export const pluginScope = (call: IndexedCall): PluginCallScope => ({
   toolUid: call.found.tool.uid,
 });
 
-/** The refusal of a dispatch recheck that failed. */
-export const recheckRefusal = (code: "key_revoked" | "revision_changed"): RefusalMeta =>
+/** The refusal of a dispatch recheck that failed; `changed` names what moved under the call. */
+export const recheckRefusal = (
+  code: "key_revoked" | "revision_changed",
+  changed = "The active revision",
+): RefusalMeta =>
   code === "key_revoked"
     ? { code: "key_revoked", message: "The API key has been revoked." }
-    : { code: "revision_changed", message: "The active revision changed during the call; retry it." };
+    : { code: "revision_changed", message: `${changed} changed during the call; retry it.` };

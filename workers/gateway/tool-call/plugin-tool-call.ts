@@ -35,6 +35,7 @@ import {
   type ToolCallRequest,
 } from "./call-types";
 import { approvedPluginToolCall, requestPluginToolApproval } from "./plugin-tool-approval";
+import { recheckRefusal } from "./indexed-call";
 import { failureMeta } from "./stages";
 
 export interface PluginToolCall {
@@ -224,12 +225,7 @@ async function recheck(call: PluginToolCall): Promise<Answered | null> {
   );
   if (!catalog.fresh && checked.catalog !== catalog.version) return answered(STALE_CATALOG);
   if (checked.ok) return null;
-  return refuse(
-    call,
-    checked.code === "key_revoked"
-      ? { code: "key_revoked", message: "The API key has been revoked." }
-      : { code: "revision_changed", message: "The plugin changed during the call; retry it." },
-  );
+  return refuse(call, recheckRefusal(checked.code, "The plugin"));
 }
 
 const toolOf = (call: PluginToolCall) => ({ id: call.def.id, revisionId: call.plugin.revisionId });

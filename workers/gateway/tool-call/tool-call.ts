@@ -83,9 +83,6 @@ import { serviceBearer } from "./service-bearer";
 import { comparable, failureMeta, runAfter, runBefore, validatorKeys } from "./stages";
 import { unavailableOrUnknown } from "./unavailable-tool";
 
-/** Largest transformed call sent upstream, in UTF-8 bytes of its arguments' JSON. */
-export const UPSTREAM_ARGUMENTS_BYTES = LIMITS.upstreamArgumentsBytes;
-
 export async function handleToolCall(
   env: GatewayEnv,
   ctx: Pick<ExecutionContext, "waitUntil">,
@@ -335,8 +332,8 @@ function checkUpstream(call: IndexedCall, granted: Granted, ran: BeforeRan): Dec
   }
   if (!isJsonObject(args)) return upstreamInvalid("Tool arguments sent upstream must be a JSON object.");
   const bytes = utf8Bytes(JSON.stringify(args));
-  if (bytes > UPSTREAM_ARGUMENTS_BYTES) {
-    const message = `The arguments sent upstream would be ${bytes} bytes; the limit is ${UPSTREAM_ARGUMENTS_BYTES}.`;
+  if (bytes > LIMITS.upstreamArgumentsBytes) {
+    const message = `The arguments sent upstream would be ${bytes} bytes; the limit is ${LIMITS.upstreamArgumentsBytes}.`;
     return { kind: "refuse", meta: { code: "call_too_large", message }, recorded: false };
   }
   if (outcome.action === "approval") return { kind: "approve", args, source: "hook", reason: outcome.reason };
