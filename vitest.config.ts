@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { exportJWK, generateKeyPair } from "jose";
 import { defineConfig } from "vitest/config";
 import { createProvider } from "./dev/provider/server.ts";
 import { createUpstreams } from "./dev/upstream/server.ts";
@@ -9,9 +10,21 @@ import { createUpstreams } from "./dev/upstream/server.ts";
 const upstreams = createUpstreams();
 // The fake LLM provider (OpenAI- and Anthropic-style echo), likewise at http://provider.test/<id>/v1/….
 const provider = createProvider();
-const fakes = new Map([
+// A Cloudflare Access team at https://access.test: its signing keys (JWKS) at the path Access serves
+// them; the tests sign Access JWTs with the private half, passed to them as TEST_ACCESS_KEY.
+const ACCESS_TEAM = "https://access.test";
+const ACCESS_AUD = "test-access-aud";
+const accessKeys = await generateKeyPair("RS256", { extractable: true });
+const accessPublic = { ...(await exportJWK(accessKeys.publicKey)), kid: "test", alg: "RS256", use: "sig" };
+const accessPrivate = { ...(await exportJWK(accessKeys.privateKey)), kid: "test", alg: "RS256" };
+const access = (request: Request) =>
+  new URL(request.url).pathname === "/cdn-cgi/access/certs"
+    ? Response.json({ keys: [accessPublic] })
+    : new Response("not found", { status: 404 });
+const fakes = new Map<string, (request: Request) => Response | Promise<Response>>([
   ["upstream.test", upstreams],
   ["provider.test", provider],
+  ["access.test", access],
 ]);
 const BOOTSTRAP_KEY = "test-bootstrap-key";
 /** Tests that read or sweep every workspace in the database: each file gets its own storage. */
@@ -28,7 +41,14 @@ export default defineConfig(async () => {
         miniflare: {
           // LOG_BATCH_MS 0: a test that waits on its execution context finds its run records written
           // without sitting out the batch delay (test/shared/logs/batch.test.ts covers the delay itself).
-          bindings: { RAYRUN_BOOTSTRAP_KEY: BOOTSTRAP_KEY, TEST_MIGRATIONS: migrations, LOG_BATCH_MS: "0" },
+          bindings: {
+            RAYRUN_BOOTSTRAP_KEY: BOOTSTRAP_KEY,
+            TEST_MIGRATIONS: migrations,
+            LOG_BATCH_MS: "0",
+            ACCESS_TEAM_DOMAIN: ACCESS_TEAM,
+            ACCESS_AUD,
+            TEST_ACCESS_KEY: accessPrivate,
+          },
           // Tests exercise the gateway by importing its app, not through this binding.
           outboundService: (request: Request) =>
             fakes.get(new URL(request.url).hostname)?.(request) ??
@@ -52,8 +72,9 @@ export default defineConfig(async () => {
           test: {
             name: "workers",
             include: ["test/**/*.test.ts"],
-            // The CLI's tests run in Node against a dev server: vitest.cli.config.ts.
-            exclude: ["test/cli/**", ...WHOLE_DATABASE],
+            // The CLI's tests run in Node against a dev server: vitest.cli.config.ts;
+            // `*.node.test.ts` in Node without one: vitest.node.config.ts.
+            exclude: ["test/cli/**", "test/**/*.node.test.ts", ...WHOLE_DATABASE],
             // Files share a worker's runtime, module graph and storage: loading
             // the api Worker (esbuild's and QuickJS's wasm, Prettier, the MCP
             // SDK) once per worker instead of once per file took the suite from

@@ -5,8 +5,9 @@
 // workspace secret, the request-hook examples deployed as lib/ files and
 // lib/request-policy.ts:transform as the `pre_llm_hook`; and the plugin
 // examples deployed under plugins/ with the
-// config's `plugins` order. Runs once per state folder (a workspace seeded
-// before the LLM or plugin part existed gets just the missing parts).
+// config's `plugins` order; and the web console's admin user `demo-admin`, with a fresh
+// one-use sign-in link on every run (`signInUrl`). Runs once per state folder (a workspace
+// seeded before the LLM or plugin part existed gets just the missing parts).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -157,9 +158,28 @@ async function seedPlugins(url, key, base) {
   );
 }
 
+/** The web console's demo user: an admin, invited on first use. */
+export const DEMO_USER = "demo-admin";
+
+/**
+ * A fresh one-use sign-in link (24 h) for the demo user, inviting it first if the
+ * workspace has none. Links are spent by use, so every start mints a new one.
+ */
+async function demoSignIn(url, key, workspace) {
+  const users = `/v1/workspaces/${workspace}/users`;
+  const { data } = await api(url, key, "GET", users);
+  const existing = data.users.find((user) => user.name === DEMO_USER);
+  if (existing) {
+    const { data: link } = await api(url, key, "POST", `${users}/${existing.id}/sign-in-links`);
+    return link.signIn.url;
+  }
+  const { data: invited } = await api(url, key, "POST", users, { name: DEMO_USER, role: "admin" });
+  return invited.signIn.url;
+}
+
 /**
  * @param {{ url: string, upstreamUrl: string, providerUrl: string, key: string, stateDir: string }} options
- * @returns {Promise<{ workspace: string, key: string, tool: string, llm: true, plugins: true }>}
+ * @returns {Promise<{ workspace: string, key: string, tool: string, llm: true, plugins: true, signInUrl: string }>}
  */
 export async function seedDemo({ url, upstreamUrl, providerUrl, key: bootstrap, stateDir }) {
   const marker = join(stateDir, "demo.json");
@@ -170,13 +190,14 @@ export async function seedDemo({ url, upstreamUrl, providerUrl, key: bootstrap, 
       headers: { authorization: `Bearer ${bootstrap}` },
     });
     if (res.ok) {
-      if (demo.llm && demo.plugins) return demo;
-      const base = `/v1/workspaces/${demo.workspace}`;
-      if (!demo.llm) await seedLlm(url, demo.key, base, providerUrl);
-      await seedPlugins(url, demo.key, base);
-      const upgraded = { ...demo, llm: true, plugins: true };
-      save(upgraded);
-      return upgraded;
+      if (!(demo.llm && demo.plugins)) {
+        const base = `/v1/workspaces/${demo.workspace}`;
+        if (!demo.llm) await seedLlm(url, demo.key, base, providerUrl);
+        await seedPlugins(url, demo.key, base);
+        save({ ...demo, llm: true, plugins: true });
+      }
+      const current = { ...demo, llm: true, plugins: true };
+      return { ...current, signInUrl: await demoSignIn(url, current.key, current.workspace) };
     }
   }
   const { data: ws } = await api(url, bootstrap, "POST", "/v1/workspaces", { name: "demo" });
@@ -210,5 +231,5 @@ export async function seedDemo({ url, upstreamUrl, providerUrl, key: bootstrap, 
   await seedPlugins(url, admin.key, base);
   const demo = { workspace: ws.uid, key: admin.key, tool: tool.uid, llm: true, plugins: true };
   save(demo);
-  return demo;
+  return { ...demo, signInUrl: await demoSignIn(url, admin.key, ws.uid) };
 }

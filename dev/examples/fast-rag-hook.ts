@@ -6,15 +6,12 @@
 // "lib/fast-rag-hook.ts:transform" and turn on `code_execution.sys_lambda`,
 // the gate nested lambdas need (with it off, every call fails closed with
 // 422 request_hook_failed). Workspace source compiled by Rayrun, not part of
-// any Worker.
-
-// The request hook's sandbox defines this global; the declaration is for editors only.
-declare const rayrun: {
-  lambda(request: { source: string; args?: unknown }): Promise<{ messages: unknown[] }>;
-};
+// any Worker. The `rayrun` global and the `Rayrun…` types are the editor's
+// declarations for lib files (GET …/files/lib%2Ffast-rag-hook.ts/types).
 
 export async function transform({ request, loop }) {
-  const enrichment = await rayrun.lambda({
+  // The type argument says what enrichMessages returns (the bridge does not check it).
+  const enrichment = await rayrun.lambda<{ messages: RayrunMessage[] }>({
     source: "lib/fast-rag.ts:enrichMessages",
     args: {
       messages: request.messages,

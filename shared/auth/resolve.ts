@@ -2,7 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { database } from "../db/client";
 import { apiKeys } from "../db/schema";
 import { secretsEqual, sha256Hex } from "./keys";
-import { SCOPES, type Principal, type Scope } from "./principal";
+import { type KeyPrincipal, SCOPES, type Scope } from "./principal";
 
 const isScope = (s: string): s is Scope => (SCOPES as readonly string[]).includes(s);
 
@@ -10,7 +10,7 @@ const isScope = (s: string): s is Scope => (SCOPES as readonly string[]).include
 export async function resolvePrincipal(
   env: { DB: D1Database; RAYRUN_BOOTSTRAP_KEY?: string },
   token: string,
-): Promise<Principal | null> {
+): Promise<KeyPrincipal | null> {
   if (env.RAYRUN_BOOTSTRAP_KEY && (await secretsEqual(token, env.RAYRUN_BOOTSTRAP_KEY))) {
     return { kind: "platform", actor: "bootstrap", keyId: "bootstrap" };
   }

@@ -7,3 +7,4 @@ export * from "./schema-deploy";
 export * from "./schema-config";
 export * from "./schema-logs";
 export * from "./schema-gateway";
+export * from "./schema-users";

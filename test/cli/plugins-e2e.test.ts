@@ -23,6 +23,8 @@ interface Demo {
   /** admin, hooks:read, hooks:write and tools:call. */
   key: string;
   plugins: boolean;
+  /** A fresh one-use sign-in link for the console's demo admin user, minted on every run. */
+  signInUrl: string;
 }
 
 /** A hook-run record as `GET …/hooks/logs` lists it (the fields used here). */
@@ -103,10 +105,15 @@ describe("the seeded demo workspace's plugins", () => {
       key: inject("bootstrapKey"),
       stateDir: seeded.args().stateDir,
     };
-    expect(await seedDemo(args)).toEqual(demo);
-    const { plugins: _, ...older } = demo;
+    const { signInUrl, ...stored } = demo;
+    const again = { ...stored, signInUrl: expect.stringMatching(/\/sign-in#token=/) };
+    expect(await seedDemo(args)).toEqual(again);
+    const { plugins: _, ...older } = stored;
     writeFileSync(join(seeded.args().stateDir, "demo.json"), JSON.stringify(older));
-    expect(await seedDemo(args)).toEqual(demo);
+    const upgraded = (await seedDemo(args)) as Demo;
+    expect(upgraded).toEqual(again);
+    // Each run mints a new link; the previous one stays usable once.
+    expect(upgraded.signInUrl).not.toBe(signInUrl);
   });
 
   it("are deployed active, with the config's plugins order", async () => {

@@ -10,16 +10,20 @@ import { configRoutes } from "./routes/config";
 import { deploymentRoutes } from "./routes/deployments";
 import { draftRoutes } from "./routes/drafts";
 import { fileTestRoutes } from "./routes/file-test";
+import { fileTypesRoutes } from "./routes/file-types";
 import { filePathOperations, fileRoutes } from "./routes/files";
 import { limitsRoutes } from "./routes/limits";
 import { llmRoutes } from "./routes/llm";
 import { logRoutes, targetLogRoutes } from "./routes/logs";
 import { openapiRoutes } from "./routes/openapi";
+import { quotaRoutes } from "./routes/quotas";
 import { runRoutes } from "./routes/run";
 import { secretRoutes } from "./routes/secrets";
 import { serviceRoutes } from "./routes/services";
+import { sessionRoutes } from "./routes/session";
 import { toolConsoleRoutes } from "./routes/tool-console";
 import { toolRoutes } from "./routes/tools";
+import { userRoutes } from "./routes/users";
 import { versionRoutes } from "./routes/versions";
 import { workspaceRoutes } from "./routes/workspaces";
 import { resolveFileTarget, resolveToolDeployTarget, resolveToolTarget } from "./targets";
@@ -43,6 +47,9 @@ app.route("/v1", approvalRoutes);
 app.route("/v1", configRoutes);
 app.route("/v1", logRoutes);
 app.route("/v1", llmRoutes);
+app.route("/v1", sessionRoutes);
+app.route("/v1", userRoutes);
+app.route("/v1", quotaRoutes);
 
 // Tool adapters and workspace files share one lifecycle (drafts and versions,
 // deployments, logs), each mounted with its kind's resolver; routes never
@@ -62,6 +69,7 @@ app.route(FILE, versionRoutes(resolveFileTarget));
 app.route(FILE, deploymentRoutes(resolveFileTarget));
 app.route(FILE, targetLogRoutes(resolveFileTarget));
 app.route(FILE, fileTestRoutes);
+app.route(FILE, fileTypesRoutes);
 
 // Locally one port serves everything: the data plane lives in the gateway Worker.
 app.all("/mcp/*", (c) => c.env.GATEWAY.fetch(c.req.raw));

@@ -4,20 +4,14 @@
 // plugins/redact.ts, first in the demo workspace's `plugins` list; try the demo
 // upstream's `echo` with "card 4111 1111 1111 1111". It is workspace source
 // compiled by Rayrun (no imports; only a default export), not part of
-// any Worker.
-
-type AfterInput = {
-  toolID: string;
-  args: unknown;
-  result: { title: string; output: string; metadata?: unknown };
-  /** Which call this is (docs/plugins.md "tool.execute payloads"). */
-  ctx: { requestId: string; workspaceUid: string; calledAt: string; loop?: string; sessionId?: string };
-};
+// any Worker. `RayrunToolExecuteAfterInput` (the payload, docs/plugins.md
+// "tool.execute payloads") is the editor's declarations for plugins
+// (GET …/files/plugins%2Fredact.ts/types).
 
 const redact = (text: string): string => text.replace(/\d{4,}/g, "[redacted]");
 
 export default {
-  "tool.execute.after": (input: AfterInput) => {
+  "tool.execute.after": (input: RayrunToolExecuteAfterInput) => {
     const output = redact(input.result.output);
     if (output === input.result.output) return undefined;
     // The whole payload goes back: a fragment would drop toolID, args and ctx.

@@ -10,6 +10,7 @@ export type { RegexKeyword, RegexKeywordHit } from "./regex-keywords";
 export { checkSchemaStructure, MAX_SCHEMA_DEPTH } from "./schema-structure";
 export type { SchemaProblem } from "./schema-structure";
 export { generateAdapterTypes } from "./types";
+export { fileKindTypes, generateFileTypes } from "./file-types";
 export type { AdapterTypesInput } from "./types";
 export { clearValidatorCache, getValidator } from "../../../shared/contract/validator";
 export type { SchemaValidator, ValidationIssue } from "../../../shared/contract/validator";

@@ -196,6 +196,16 @@ export class WorkspaceObject extends DurableObject<Env> {
     };
   }
 
+  /** The hour's compilations of one key or user, without counting one (`GET …/quotas`). */
+  compilationUsage(keyId: string, now: number): { used: number; limit: number; resetAt: string } {
+    const window = hourWindow(this.clock(now));
+    return {
+      used: this.#state.quotaUsed(compileBucket(keyId), window.start),
+      limit: LIMITS.compilationsPerHour,
+      resetAt: iso(window.resetAt),
+    };
+  }
+
   /** Current pointers of a target. */
   getPointers(target: string): Pointers {
     return this.#state.pointers(target);

@@ -2,19 +2,26 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { DescribeRouteOptions } from "hono-openapi";
 import { bearerToken } from "../../../shared/auth/keys";
-import { allows, type Principal, type Scope } from "../../../shared/auth/principal";
+import { allows, type Principal, ROLES, type Role, type Scope } from "../../../shared/auth/principal";
 import { resolvePrincipal } from "../../../shared/auth/resolve";
 import { workspaceExists } from "../../../shared/auth/workspace-exists";
 import { ProblemException } from "../../../shared/http/problem";
 import { problems, withSpec } from "../openapi/describe";
 import type { ApiEnv } from "../types";
+import { sessionPrincipal } from "./session";
 
+/**
+ * Who calls: the bearer key when one is sent, else the session cookie (writes
+ * with it must carry the CSRF token), else 401.
+ */
 async function authenticate(c: Context<ApiEnv>): Promise<Principal> {
   const token = bearerToken(c.req.header("authorization"));
   if (token === null) {
+    const user = await sessionPrincipal(c);
+    if (user !== null) return user;
     throw new ProblemException({
       code: "unauthorized",
-      detail: "Send the key as Authorization: Bearer <key>.",
+      detail: "Send the key as Authorization: Bearer <key>, or sign in.",
       headers: { "www-authenticate": 'Bearer realm="rayrun"' },
     });
   }
@@ -31,10 +38,11 @@ async function authenticate(c: Context<ApiEnv>): Promise<Principal> {
 
 /**
  * Authenticates the caller and requires `scope`. On routes with a `:ws`
- * parameter a workspace key must belong to that workspace, and the workspace
- * must exist (only the platform key can name one that does not).
+ * parameter a workspace key or user must belong to that workspace, and the workspace
+ * must exist (only the platform key can name one that does not). `userRole`:
+ * browser users need at least this role besides the scope (reset: admin).
  */
-export const requireScope = (scope: Scope) =>
+export const requireScope = (scope: Scope, options: { userRole?: Role } = {}) =>
   withSpec(
     createMiddleware<ApiEnv>(async (c, next) => {
       const principal = await authenticate(c);
@@ -42,7 +50,17 @@ export const requireScope = (scope: Scope) =>
       if (!allows(principal, scope, ws)) {
         throw new ProblemException({
           code: "forbidden",
-          detail: `This route needs a key with the ${scope} scope for this workspace.`,
+          detail:
+            principal.kind === "user"
+              ? `The ${principal.role} role may not do this in this workspace.`
+              : `This route needs a key with the ${scope} scope for this workspace.`,
+        });
+      }
+      const { userRole } = options;
+      if (principal.kind === "user" && userRole && ROLES.indexOf(principal.role) < ROLES.indexOf(userRole)) {
+        throw new ProblemException({
+          code: "forbidden",
+          detail: `This route needs the ${userRole} role in this workspace.`,
         });
       }
       if (principal.kind === "platform" && ws !== undefined && !(await workspaceExists(c.env.DB, ws))) {
@@ -54,7 +72,11 @@ export const requireScope = (scope: Scope) =>
       c.set("principal", principal);
       await next();
     }),
-    { "x-rayrun-auth": scope, responses: problems(401, 403) } as DescribeRouteOptions,
+    {
+      "x-rayrun-auth": scope,
+      ...(options.userRole ? { "x-rayrun-user-role": options.userRole } : {}),
+      responses: problems(401, 403),
+    } as DescribeRouteOptions,
   );
 
 /** Platform-wide actions (creating workspaces) need the bootstrap key. */

@@ -14,13 +14,25 @@ export function quotaProblem(refusal: QuotaRefusal, what: string): ProblemExcept
 }
 
 /**
- * Counts one compilation attempt for the calling key (attempts count,
- * says, refused or not). Workspace keys are counted in their workspace's object;
- * the platform key in an object of its own.
+ * Where the caller's compilations are counted: workspace keys and users in their
+ * workspace's object, under the key id or `user:<userId>`; the platform key in
+ * an object of its own.
  */
-export async function chargeCompilation(c: Context<ApiEnv>): Promise<void> {
+const compilationCounter = (c: Context<ApiEnv>) => {
   const principal = c.get("principal");
-  const holder = principal.kind === "key" ? principal.workspaceUid : "platform";
-  const charge = await c.env.WORKSPACE.getByName(holder).chargeCompilation(principal.keyId, Date.now());
-  if (!charge.ok) throw quotaProblem(charge, "compilations per API key");
+  const holder = principal.kind === "platform" ? "platform" : principal.workspaceUid;
+  return { stub: c.env.WORKSPACE.getByName(holder), name: principal.keyId };
+};
+
+/** Counts one compilation attempt for the calling key or user (attempts count, refused or not). */
+export async function chargeCompilation(c: Context<ApiEnv>): Promise<void> {
+  const { stub, name } = compilationCounter(c);
+  const charge = await stub.chargeCompilation(name, Date.now());
+  if (!charge.ok) throw quotaProblem(charge, "compilations per API key or user");
+}
+
+/** The caller's compilations in the current hour, without counting one. */
+export function compilationUsage(c: Context<ApiEnv>, now: number) {
+  const { stub, name } = compilationCounter(c);
+  return stub.compilationUsage(name, now);
 }

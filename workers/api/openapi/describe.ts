@@ -50,6 +50,8 @@ export interface Operation {
   optionalBody?: z.ZodType;
   /** No key needed. */
   public?: boolean;
+  /** Only the session cookie authenticates (the session endpoints). */
+  session?: boolean;
 }
 
 const IF_MATCH: Parameter = {
@@ -81,7 +83,7 @@ export function operation(op: Operation) {
   ]);
   return describeRoute({
     summary: op.summary,
-    ...(op.public ? { security: [] } : {}),
+    ...(op.public ? { security: [] } : op.session ? { security: [{ session: [] }] } : {}),
     ...(op.etag === "requires" ? { parameters: [IF_MATCH] } : {}),
     ...(op.optionalBody === undefined
       ? {}

@@ -29,6 +29,12 @@ const problemResponse = () => ({
 
 const SECURITY_SCHEMES: JsonObject = {
   bearer: { type: "http", scheme: "bearer", description: "An API key (rr_…) or the platform key" },
+  session: {
+    type: "apiKey",
+    in: "cookie",
+    name: "rayrun_session",
+    description: "A browser session (POST /v1/session); writes also send its csrfToken as x-csrf-token",
+  },
   anthropicKey: {
     type: "apiKey",
     in: "header",
@@ -44,9 +50,9 @@ async function build(app: Hono<ApiEnv>): Promise<JsonObject> {
         title: "Rayrun Hooks API",
         version: "1",
         description:
-          "The control-plane API (/v1), and the gateway's MCP endpoint and LLM proxy. Every refusal is a problem document with a stable `code`; `x-rayrun-auth` names the key scope an operation needs.",
+          "The control-plane API (/v1), and the gateway's MCP endpoint and LLM proxy. Every refusal is a problem document with a stable `code`; `x-rayrun-auth` names the key scope an operation needs (browser users: viewer = hooks:read, editor = hooks:write, admin = admin; `x-rayrun-user-role` a role needed beside it).",
       },
-      security: [{ bearer: [] }],
+      security: [{ bearer: [] }, { session: [] }],
     },
     // `/v1/openapi.json` looks like a static file to hono-openapi's default filter.
     excludeStaticFile: false,

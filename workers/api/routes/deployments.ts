@@ -233,7 +233,8 @@ export function deploymentRoutes(resolve: DeployResolver) {
         summary: "Remove draft, versions and revisions; keep a reset event",
         problems: [404],
       }),
-      requireScope("hooks:write"),
+      // Browser users reset only as admins: it removes history nobody can restore.
+      requireScope("hooks:write", { userRole: "admin" }),
       async (c) => {
         // Allowed on deleted and legacy services too: it is their only write.
         const t = await resolve(c);

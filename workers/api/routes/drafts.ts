@@ -37,7 +37,9 @@ const SaveDraftBody = z
     channel: z
       .enum(CHANNELS)
       .optional()
-      .describe("Where the save came from; also read from x-rayrun-channel"),
+      .describe(
+        "Where the save came from; also read from x-rayrun-channel; else api (web for signed-in users)",
+      ),
   })
   .strict();
 
@@ -112,7 +114,8 @@ function requireIfMatch(c: Context<ApiEnv>): readonly string[] {
 function channelOf(c: Context<ApiEnv>, fromBody: Channel | undefined): Channel {
   if (fromBody !== undefined) return fromBody;
   const header = c.req.header("x-rayrun-channel");
-  if (header === undefined) return "api";
+  // Browser users work in the web console.
+  if (header === undefined) return c.get("principal").kind === "user" ? "web" : "api";
   const parsed = z.enum(CHANNELS).safeParse(header.trim().toLowerCase());
   if (!parsed.success) {
     throw new ProblemException({

@@ -1,11 +1,12 @@
 // Hook-run logs: `GET {base}/logs` for one lifecycle target (app.ts mounts it
 // under `…/tools/{tool}/hook` and `…/files/{path}`) and
 // `GET /v1/workspaces/{ws}/hooks/logs` (every hook of the workspace). Metadata
-// for hooks:read keys; captured details only for keys that may write hooks.
+// for hooks:read keys; captured details only for keys that may write hooks and
+// for admin users.
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
-import { allows } from "../../../shared/auth/principal";
+import { seesRunDetails } from "../../../shared/auth/principal";
 import { database } from "../../../shared/db/client";
 import { ProblemException } from "../../../shared/http/problem";
 import { isTarget } from "../../../shared/lifecycle/target";
@@ -98,7 +99,7 @@ async function answer(c: Context<ApiEnv>, filters: RunFilters, q: TargetQuery) {
   const page = await listRuns(c.env.DB, filters, {
     limit: q.limit,
     cursor: q.cursor,
-    withDetails: allows(principal, "hooks:write", filters.workspaceUid),
+    withDetails: seesRunDetails(principal, filters.workspaceUid),
   });
   if (page.nextCursor !== null) {
     const next = new URL(c.req.url);
