@@ -14,6 +14,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 // object from workers.cloudflare.com at start and, offline, prints a stack trace; its built-in
 // placeholder is all local development needs. The user's environment comes after it, so
 // CLOUDFLARE_CF_FETCH_ENABLED=true still wins.
+/** The built web console; the api Worker serves console/dist as its static assets. */
+const CONSOLE_INDEX = "console/dist/index.html";
 const wranglerEnv = { CLOUDFLARE_CF_FETCH_ENABLED: "false", ...process.env, WRANGLER_SEND_METRICS: "false" };
 
 /** How long wrangler gets to shut down its workerd after SIGTERM before its process group is killed. */
@@ -170,7 +172,10 @@ function localVars(stateDir) {
  * config's Worker): the bench sets BENCH_RELAY_URL for the gateway this way.
  * Aborting `signal` while it starts stops whatever was started and rejects.
  * `stop()` resolves once every process it started has exited.
- * @param {{ port: number, stateDir: string, devVarsPath: string, stdio?: "inherit" | "ignore", observability?: boolean, logLevel?: "info" | "warn", envFiles?: string[], signal?: AbortSignal }} options
+ * `buildConsole: "always"` rebuilds the web console (console/dist, served as the api Worker's static
+ * assets) before wrangler starts; "if-missing", the default, builds it only when there is no build yet,
+ * so servers started side by side (tests) never rebuild a directory another one is serving.
+ * @param {{ port: number, stateDir: string, devVarsPath: string, stdio?: "inherit" | "ignore", observability?: boolean, logLevel?: "info" | "warn", envFiles?: string[], buildConsole?: "always" | "if-missing", signal?: AbortSignal }} options
  */
 export async function startDevServer({
   port,
@@ -180,6 +185,7 @@ export async function startDevServer({
   observability = true,
   logLevel = "info",
   envFiles = [],
+  buildConsole = "if-missing",
   signal,
 }) {
   const ports = devServerPorts(port);
@@ -246,6 +252,14 @@ export async function startDevServer({
     // The demo Workers start beside the migrations: they share no state with them.
     const upstream = devWorker("upstream", 1);
     const provider = devWorker("provider", 2);
+    if (buildConsole === "always" || !existsSync(CONSOLE_INDEX)) {
+      // Built beside the migrations; wrangler refuses an `[assets]` directory that does not exist.
+      const build = spawn("npx", ["vite", "build", "-c", "console/vite.config.ts", "--logLevel", "warn"], {
+        stdio: ["ignore", stdio, stdio],
+      });
+      const [built] = await once(build, "exit", { signal });
+      if (built !== 0) throw new Error("building the web console (console/) failed");
+    }
     const [status] = await once(migrate, "exit", { signal });
     if (status !== 0) throw new Error("applying local D1 migrations failed");
     // stop() signals process groups by id: the finished migration's id may be reused later.

@@ -11,7 +11,13 @@ const stateDir = process.env.RAYRUN_STATE_DIR ?? ".wrangler/state";
 const devVarsPath = process.env.RAYRUN_DEV_VARS ?? ".dev.vars";
 
 const abort = new AbortController();
-const starting = startDevServer({ port, stateDir, devVarsPath, signal: abort.signal });
+const starting = startDevServer({
+  port,
+  stateDir,
+  devVarsPath,
+  buildConsole: "always",
+  signal: abort.signal,
+});
 let stopping = false;
 /** Stops every process start-up began (also mid-start: the wrangler processes run in their own groups). */
 async function shutdown(code) {
@@ -92,8 +98,12 @@ function readyBanner(server, demo) {
     ${mcpCall("echo", { text: "card 4111 1111 1111 1111" })}
     curl -s ${llm}/openai/v1/chat/completions -H "authorization: Bearer ${demo.key}" -H "content-type: application/json" -d '{"model":"demo","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"fs_read"}},{"type":"function","function":{"name":"shell_exec"}}]}'`
     : "";
+  // The console's address comes first: it is where a new user starts.
+  const signIn = demo?.signInUrl
+    ? `\n  sign in as the demo workspace's admin (the link works once): ${demo.signInUrl}`
+    : "";
   return `
-Rayrun Hooks is ready at ${base}
+Rayrun Hooks console: ${base}/${signIn}
   bootstrap key: ${server.key}   (${server.createdKey ? "new, written to" : "from"} ${devVarsPath})
   demo upstream MCP server: ${server.upstreamUrl}/demo/mcp
   demo LLM provider (echo): OpenAI base URL ${server.providerUrl}/demo/v1

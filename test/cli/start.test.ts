@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, test } from "vitest";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const READY = "Rayrun Hooks is ready at";
+const READY = "Rayrun Hooks console:";
 
 interface Start {
   child: ChildProcess;

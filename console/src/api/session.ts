@@ -1,0 +1,21 @@
+import { signal } from "@preact/signals";
+
+export type Role = "admin" | "editor" | "viewer";
+
+export interface Session {
+  user: { id: string; name: string; email: string | null; role: Role };
+  workspace: string;
+  csrfToken: string;
+  expiresAt: string;
+}
+
+/** The signed-in user, or null before sign-in (and after the session ends). */
+export const session = signal<Session | null>(null);
+
+const RANK: Record<Role, number> = { viewer: 0, editor: 1, admin: 2 };
+
+/** Whether the signed-in user's role is at least `role`; the API enforces the same, this only hides controls. */
+export function can(role: Role): boolean {
+  const current = session.value;
+  return current !== null && RANK[current.user.role] >= RANK[role];
+}

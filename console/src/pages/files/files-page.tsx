@@ -1,0 +1,150 @@
+// /w/:ws/files — lib/ and plugins/ files with their state (draft, shadow, active), a kind filter
+// (?kind=lib|plugin) and New file (the path checked as the API checks it).
+import { useLocation } from "preact-iso";
+import { useState } from "preact/hooks";
+import { api, wsPath } from "../../api/client";
+import { can } from "../../api/session";
+import { PageHeader } from "../../components/shell";
+import { ProblemView } from "../../components/problem-view";
+import { useResource } from "../../components/use-resource";
+import { withQuery } from "../hooks/url";
+import type { Deployments, Page } from "../hooks/types";
+import { filePageHref, filePathProblem } from "./file-path";
+import "./files.css";
+import { TableWrap } from "../../components/table-wrap";
+
+interface FileItem {
+  path: string;
+  kind: "lib" | "plugin";
+  name: string;
+  version: number;
+  etag: string;
+  deployments: Deployments;
+}
+
+function NewFile({ ws, existing }: { ws: string; existing: Set<string> }) {
+  const { route } = useLocation();
+  const [path, setPath] = useState("lib/");
+  const [touched, setTouched] = useState(false);
+  const problem =
+    filePathProblem(path) ?? (existing.has(path) ? "That file exists; open it from the list." : null);
+  const submit = (event: Event) => {
+    event.preventDefault();
+    setTouched(true);
+    if (problem === null) route(filePageHref(ws, path));
+  };
+  return (
+    <form class="card new-file" onSubmit={submit} noValidate aria-labelledby="new-file-heading">
+      <h2 id="new-file-heading">New file</h2>
+      <div class="row new-file-row">
+        <label class="grow">
+          File path
+          <input
+            type="text"
+            value={path}
+            spellcheck={false}
+            autocomplete="off"
+            placeholder="lib/request-policy.ts"
+            aria-invalid={touched && problem !== null}
+            aria-describedby="new-file-help"
+            onInput={(e) => {
+              setPath(e.currentTarget.value);
+              setTouched(true);
+            }}
+          />
+        </label>
+        <button type="submit" class="btn btn-primary">
+          Create file
+        </button>
+      </div>
+      <span id="new-file-help" class={touched && problem ? "field-error" : "hint"} aria-live="polite">
+        {touched && problem
+          ? problem
+          : "lib/<name>.ts for request hooks and helpers, plugins/<name>.ts for plugins. It exists once its first draft is saved."}
+      </span>
+    </form>
+  );
+}
+
+function Status({ item }: { item: FileItem }) {
+  return (
+    <span class="row">
+      {item.version > 0 && <span class="badge badge-draft">draft v{item.version}</span>}
+      {item.deployments.shadow && <span class="badge badge-shadow">shadow</span>}
+      {item.deployments.active && <span class="badge badge-active">active</span>}
+    </span>
+  );
+}
+
+export function FilesPage({ ws }: { ws?: string }) {
+  const wsId = ws ?? "";
+  const { url, query } = useLocation();
+  const kind = query.kind === "lib" || query.kind === "plugin" ? query.kind : null;
+  const files = useResource<Page<FileItem>>(`${wsId}/${kind ?? ""}`, (signal) =>
+    api.get<Page<FileItem>>(`${wsPath(wsId, "files")}?limit=200${kind ? `&kind=${kind}` : ""}`, signal),
+  );
+  const items = files.data?.items ?? [];
+  const filters = [
+    { id: null, label: "All" },
+    { id: "lib", label: "lib/" },
+    { id: "plugin", label: "plugins/" },
+  ] as const;
+  return (
+    <>
+      <PageHeader title="Files" />
+      <p class="muted page-subtitle">
+        Request hooks and helpers in lib/, plugins in plugins/: each file has the same draft, test and deploy
+        lifecycle as a tool's hook.
+      </p>
+      {can("editor") && <NewFile ws={wsId} existing={new Set(items.map((i) => i.path))} />}
+      <nav class="tabs" aria-label="File kinds">
+        {filters.map((f) => (
+          <a
+            key={f.label}
+            href={withQuery(url, { kind: f.id })}
+            aria-current={kind === f.id ? "page" : undefined}
+          >
+            {f.label}
+          </a>
+        ))}
+      </nav>
+      <ProblemView problem={files.problem} />
+      {files.loading && !files.data ? (
+        <p class="muted" aria-busy="true">
+          Loading files…
+        </p>
+      ) : items.length === 0 ? (
+        <p class="empty">No files yet{kind ? ` in ${kind === "lib" ? "lib/" : "plugins/"}` : ""}.</p>
+      ) : (
+        <TableWrap label="Files">
+          <table>
+            <caption class="sr-only">Workspace files</caption>
+            <thead>
+              <tr>
+                <th scope="col">Path</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((item) => (
+                <tr key={item.path}>
+                  <td>
+                    <a href={filePageHref(wsId, item.path)} class="mono">
+                      {item.path}
+                    </a>
+                  </td>
+                  <td>{item.kind === "lib" ? "lib" : `plugin ${item.name}`}</td>
+                  <td>
+                    <Status item={item} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableWrap>
+      )}
+      {files.data?.nextCursor && <p class="hint">Showing the first 200 files.</p>}
+    </>
+  );
+}

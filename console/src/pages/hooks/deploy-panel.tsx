@@ -1,0 +1,288 @@
+// Deploy a tested version to shadow or active, the revisions with rollback, removing the shadow,
+// and reset (admins, behind typing the target's name).
+import { useEffect, useState } from "preact/hooks";
+import { api } from "../../api/client";
+import { ProblemError } from "../../api/problem";
+import { can } from "../../api/session";
+import { BusyButton } from "../../components/busy-button";
+import { ProblemView } from "../../components/problem-view";
+import { noteCompileProblem } from "./compile";
+import { formatBytes, formatTime, shortId } from "../../components/format";
+import { ResetZone } from "./reset-zone";
+import { asProblem, type HookStore } from "./store";
+import { runAndRecord, VersionSelect } from "./test-panel";
+import type { Revision } from "./types";
+import { TableWrap } from "../../components/table-wrap";
+
+type Channel = "shadow" | "active";
+
+interface DeployAnswer {
+  channel: Channel;
+  reused: boolean;
+  revision: Revision;
+}
+
+/** Why a revision cannot serve any more, as the rollback route would refuse it; null when it can. */
+function incompatibility(store: HookStore, revision: Revision): string | null {
+  const target = store.target;
+  if (target.kind !== "tool" || revision.definitionHash === undefined) return null;
+  if (revision.definitionHash === target.tool.definitionHash) return null;
+  return "The revision was compiled against an earlier upstream definition of the tool.";
+}
+
+function DeployForm({ store }: { store: HookStore }) {
+  const draftVersion = store.draft.value?.version ?? 0;
+  const [version, setVersion] = useState<number | null>(null);
+  const [channel, setChannel] = useState<Channel>("shadow");
+  const [problem, setProblem] = useState<ProblemError | null>(null);
+  const [done, setDone] = useState<string>("");
+  const chosen = version ?? draftVersion;
+  const pointers = store.state.value?.deployments;
+  const serving = `${pointers?.active?.revisionId ?? ""}/${pointers?.shadow?.revisionId ?? ""}`;
+  // The confirmation describes the last deploy only while the pointers stay where it put them.
+  const [doneFor, setDoneFor] = useState("");
+  const tested = store.testedVersions.value.has(chosen);
+  const notTested = problem?.code === "not_tested";
+
+  const deploy = async () => {
+    setDone("");
+    let answer: DeployAnswer;
+    try {
+      answer = await api.post<DeployAnswer>(`${store.target.base}/deployments`, { version: chosen, channel });
+    } catch (error) {
+      const p = asProblem(error);
+      noteCompileProblem(store, p, chosen);
+      throw p;
+    } finally {
+      void store.refreshQuotas();
+      await store.refreshDeployments();
+    }
+    const now = store.state.value?.deployments;
+    setDoneFor(`${now?.active?.revisionId ?? ""}/${now?.shadow?.revisionId ?? ""}`);
+    setDone(
+      `Version ${answer.revision.version} is ${answer.channel} as revision ${shortId(answer.revision.id)}${answer.reused ? " (an identical revision was reused)" : ""}.`,
+    );
+  };
+
+  const testThenDeploy = async () => {
+    const run = await runAndRecord(store, chosen);
+    if (!run.ok || run.ran === false) {
+      // The run is in the test console's list with its logs; here it only stops the deploy.
+      throw new ProblemError(
+        0,
+        run.code ?? "test_not_passed",
+        "The test did not pass, so nothing was deployed",
+        run.ok
+          ? "The stage is not defined by this version, so the run does not count as a test."
+          : (run.message ?? ""),
+        [],
+        {},
+      );
+    }
+    await deploy();
+  };
+
+  const inputs = store.inputs.value;
+  const testLabel =
+    store.target.kind === "tool" ? `${inputs.stage} stage` : inputs.fn ? `${inputs.fn}()` : "main()";
+
+  return (
+    <section class="card stack" aria-labelledby="deploy-heading">
+      <h2 id="deploy-heading">Deploy</h2>
+      {draftVersion === 0 ? (
+        <p class="muted">Save a draft and test it before deploying.</p>
+      ) : (
+        <>
+          <div class="deploy-form">
+            <VersionSelect
+              store={store}
+              value={version}
+              onChange={setVersion}
+              label="Version to deploy"
+              id="deploy-version"
+            />
+            <fieldset class="segmented">
+              <legend>Channel</legend>
+              {(["shadow", "active"] as const).map((c) => (
+                <label key={c} class="inline">
+                  <input
+                    type="radio"
+                    name="channel"
+                    value={c}
+                    checked={channel === c}
+                    onChange={() => setChannel(c)}
+                  />
+                  {c === "shadow" ? "Shadow" : "Active"}
+                </label>
+              ))}
+            </fieldset>
+          </div>
+          <p class="hint">
+            {channel === "shadow"
+              ? "Shadow runs beside the active revision on real calls; its outcome is logged, never returned."
+              : "Active serves every call of this " + (store.target.kind === "tool" ? "tool." : "file.")}
+          </p>
+          {tested ? (
+            <p class="notice notice-ok" role="status">
+              Version {chosen} passed a test in this session.
+            </p>
+          ) : (
+            <p class="notice" role="status">
+              No successful test of version {chosen} in this session. The API deploys only versions with a
+              successful test run.
+            </p>
+          )}
+          <div class="row">
+            <BusyButton kind="primary" busyLabel="Deploying…" onProblem={setProblem} onClick={deploy}>
+              Deploy version {chosen} to {channel}
+            </BusyButton>
+            {(!tested || notTested) && (
+              <BusyButton
+                busyLabel="Testing, then deploying…"
+                onProblem={setProblem}
+                onClick={testThenDeploy}
+              >
+                Run test, then deploy
+              </BusyButton>
+            )}
+          </div>
+          {(!tested || notTested) && (
+            <p class="hint">
+              “Run test, then deploy” runs the test console's current inputs ({testLabel}) against version{" "}
+              {chosen}.
+            </p>
+          )}
+          <ProblemView problem={problem} id="deploy-problem" />
+          {done && doneFor === serving && (
+            <p class="notice notice-ok" role="status">
+              {done}
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function Revisions({ store }: { store: HookStore }) {
+  const [problems, setProblems] = useState<Record<string, ProblemError | null>>({});
+  const [shadowProblem, setShadowProblem] = useState<ProblemError | null>(null);
+  const revisions = store.revisions.value;
+  const deployments = store.state.value?.deployments;
+  const activeRevision = revisions?.find((r) => r.id === deployments?.active?.revisionId);
+  const editor = can("editor");
+
+  const rollback = async (revision: Revision) => {
+    try {
+      await api.post(`${store.target.base}/rollback`, { revision: revision.id, channel: "active" });
+    } finally {
+      void store.refreshDeployments();
+    }
+  };
+  const removeShadow = async () => {
+    try {
+      await api.delete(`${store.target.base}/shadow`);
+    } finally {
+      void store.refreshDeployments();
+    }
+  };
+
+  return (
+    <section class="card stack" aria-labelledby="revisions-heading">
+      <div class="row">
+        <h2 id="revisions-heading">Revisions</h2>
+        <span class="spacer" />
+        {editor && deployments?.shadow && (
+          <BusyButton busyLabel="Removing…" onProblem={setShadowProblem} onClick={removeShadow}>
+            Remove shadow
+          </BusyButton>
+        )}
+      </div>
+      <ProblemView problem={shadowProblem} />
+      <ProblemView problem={store.revisionsProblem.value} />
+      {revisions === null ? (
+        <p class="muted" aria-busy="true">
+          Loading revisions…
+        </p>
+      ) : revisions.length === 0 ? (
+        <p class="empty">Nothing deployed yet.</p>
+      ) : (
+        <TableWrap label="Revisions">
+          <table>
+            <caption class="sr-only">Deployment revisions, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Revision</th>
+                <th scope="col">Version</th>
+                <th scope="col">Serving</th>
+                <th scope="col">Created</th>
+                <th scope="col">Actor</th>
+                <th scope="col">Size</th>
+                <th scope="col">
+                  <span class="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {revisions.map((r) => {
+                const active = deployments?.active?.revisionId === r.id;
+                const shadow = deployments?.shadow?.revisionId === r.id;
+                const reason = incompatibility(store, r);
+                // Revisions are newest first: one created before the active one is a rollback.
+                const older = activeRevision === undefined || r.createdAt < activeRevision.createdAt;
+                return (
+                  <tr key={r.id} data-testid={`revision-${r.version}`}>
+                    <td>
+                      <code title={r.id}>{shortId(r.id)}</code>
+                    </td>
+                    <td>v{r.version}</td>
+                    <td>
+                      {active && <span class="badge badge-active">active</span>}{" "}
+                      {shadow && <span class="badge badge-shadow">shadow</span>}
+                      {!active && !shadow && <span class="muted">—</span>}
+                    </td>
+                    <td>{formatTime(r.createdAt)}</td>
+                    <td>{r.actor}</td>
+                    <td>{formatBytes(r.compiledBytes)}</td>
+                    <td>
+                      {editor && !active && (
+                        <BusyButton
+                          busyLabel="Rolling back…"
+                          onProblem={(p) => setProblems((all) => ({ ...all, [r.id]: p }))}
+                          onClick={() => rollback(r)}
+                          disabled={reason !== null}
+                          title={
+                            reason ?? `Make revision ${shortId(r.id)} (version ${r.version}) active again`
+                          }
+                        >
+                          {older ? "Roll back" : "Make active"}
+                          <span class="sr-only"> to version {r.version}</span>
+                        </BusyButton>
+                      )}
+                      {reason && <div class="hint incompatible">{reason}</div>}
+                      <ProblemView problem={problems[r.id]} />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </TableWrap>
+      )}
+    </section>
+  );
+}
+
+export function DeployPanel({ store }: { store: HookStore }) {
+  useEffect(() => {
+    void store.loadRevisions();
+  }, [store]);
+  const editor = can("editor");
+  return (
+    <div class="stack">
+      {editor ? <DeployForm store={store} /> : <p class="notice">Deploying needs the editor role.</p>}
+      <Revisions store={store} />
+      {can("admin") && <ResetZone store={store} />}
+    </div>
+  );
+}

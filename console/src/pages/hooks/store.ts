@@ -1,0 +1,291 @@
+// One hook page's state, shared by its views (editor, test, versions, deploy) so switching views
+// keeps the buffer, the test inputs and this session's runs. Signals: each view re-renders on
+// what it reads.
+import { computed, signal } from "@preact/signals";
+import { api, request, wsPath } from "../../api/client";
+import { networkProblem, ProblemError } from "../../api/problem";
+import type { CompileDiagnostic } from "../../editor/server-diagnostics";
+import type { ListedDiagnostic } from "../../editor/code-editor";
+import type { HookTarget } from "./target";
+import { initialInputs, type TestInputs } from "./test-inputs";
+import type { Draft, HookState, Page, Quotas, Revision, SaveAnswer, TestAnswer, VersionMeta } from "./types";
+import { clearUnsaved, readUnsaved, writeUnsaved } from "./unsaved";
+
+export const asProblem = (error: unknown): ProblemError =>
+  error instanceof ProblemError ? error : networkProblem(error);
+
+const configText = (draft: Draft) => JSON.stringify(draft.config, null, 2);
+
+/** A 412 on save: the newer draft beside the edits that were refused. */
+export interface Conflict {
+  theirs: Draft;
+  mine: { source: string; config: string };
+}
+
+/** Compiler diagnostics and the draft version they belong to. */
+export interface CompileReport {
+  version: number;
+  diagnostics: CompileDiagnostic[];
+}
+
+export interface SessionRun extends TestAnswer {
+  at: string;
+  label: string;
+  input: unknown;
+}
+
+function parsedConfig(text: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text.trim() === "" ? "{}" : text);
+  } catch (error) {
+    throw new ProblemError(0, "invalid_config", "Config is not valid JSON", String(error), [], {});
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new ProblemError(0, "invalid_config", "Config must be a JSON object", "For example {}.", [], {});
+  }
+  return value as Record<string, unknown>;
+}
+
+export function createHookStore(target: HookTarget) {
+  const state = signal<HookState | null>(null);
+  const etag = signal<string>("");
+  const loadProblem = signal<ProblemError | null>(null);
+  const source = signal("");
+  const config = signal("{}");
+  const restoredFrom = signal<{ baseVersion: number; savedAt: string } | null>(null);
+  const conflict = signal<Conflict | null>(null);
+  /** What the last save or restore did, until the next edit. */
+  const saved = signal("");
+  const declarations = signal<string | null>(null);
+  const declarationsProblem = signal<ProblemError | null>(null);
+  const compileReport = signal<CompileReport | null>(null);
+  const diagnostics = signal<ListedDiagnostic[]>([]);
+  const runs = signal<SessionRun[]>([]);
+  const inputs = signal<TestInputs>(initialInputs(target));
+  const quotas = signal<Quotas | null>(null);
+  const quotasProblem = signal<ProblemError | null>(null);
+  const versions = signal<VersionMeta[] | null>(null);
+  const versionsCursor = signal<string | null>(null);
+  const versionsProblem = signal<ProblemError | null>(null);
+  const revisions = signal<Revision[] | null>(null);
+  const revisionsProblem = signal<ProblemError | null>(null);
+
+  const draft = computed(() => state.value?.draft ?? null);
+  const dirty = computed(() => {
+    const d = draft.value;
+    if (d === null) return false;
+    return source.value !== d.source || config.value.trim() !== configText(d).trim();
+  });
+  /** Versions with a run this session that makes them deployable (the API keeps the authority). */
+  const testedVersions = computed(
+    () => new Set(runs.value.filter((r) => r.ok && r.ran !== false).map((r) => r.version)),
+  );
+
+  function remember() {
+    const d = draft.value;
+    if (d === null) return;
+    if (dirty.value) {
+      writeUnsaved(target.storageKey, { source: source.value, config: config.value, baseVersion: d.version });
+    } else clearUnsaved(target.storageKey);
+  }
+
+  /** Takes a draft as the saved state; edits are replaced unless `keepEdits`. */
+  function adopt(next: HookState, tag: string, keepEdits = false) {
+    state.value = next;
+    etag.value = tag;
+    if (!keepEdits) {
+      source.value = next.draft.source;
+      config.value = configText(next.draft);
+    }
+    remember();
+  }
+
+  async function load(signalAbort?: AbortSignal) {
+    try {
+      const answer = await request<HookState>(target.base, { signal: signalAbort });
+      loadProblem.value = null;
+      const first = state.value === null;
+      // Read before adopting: adopting a clean buffer clears the stored edits.
+      const unsaved = first ? readUnsaved(target.storageKey) : null;
+      adopt(answer.data, answer.etag ?? answer.data.draft.etag, !first && dirty.value);
+      if (first) {
+        if (
+          unsaved &&
+          (unsaved.source !== answer.data.draft.source || unsaved.config !== configText(answer.data.draft))
+        ) {
+          source.value = unsaved.source;
+          config.value = unsaved.config;
+          restoredFrom.value = { baseVersion: unsaved.baseVersion, savedAt: unsaved.savedAt };
+          remember();
+        } else if (answer.data.draft.version === 0 && answer.data.draft.source === "") {
+          // Nothing saved yet: start from a skeleton of the target's kind (unsaved until Save).
+          source.value = target.starter;
+        }
+      }
+    } catch (error) {
+      if (signalAbort?.aborted) return;
+      loadProblem.value = asProblem(error);
+    }
+  }
+
+  async function loadDeclarations() {
+    try {
+      const text = await api.get<string>(target.typesUrl);
+      declarations.value = typeof text === "string" ? text : "";
+      declarationsProblem.value = null;
+    } catch (error) {
+      declarations.value = "";
+      declarationsProblem.value = asProblem(error);
+    }
+  }
+
+  async function refreshQuotas() {
+    try {
+      quotas.value = await api.get<Quotas>(wsPath(target.ws, "quotas"));
+      quotasProblem.value = null;
+    } catch (error) {
+      quotasProblem.value = asProblem(error);
+    }
+  }
+
+  /** The newest page of versions, or the next page after the ones shown (`more`). */
+  async function loadVersions(more = false) {
+    try {
+      const cursor =
+        more && versionsCursor.value ? `&cursor=${encodeURIComponent(versionsCursor.value)}` : "";
+      const page = await api.get<Page<VersionMeta>>(`${target.base}/versions?limit=50${cursor}`);
+      versions.value = more ? [...(versions.value ?? []), ...page.items] : page.items;
+      versionsCursor.value = page.nextCursor;
+      versionsProblem.value = null;
+    } catch (error) {
+      versionsProblem.value = asProblem(error);
+    }
+  }
+
+  async function loadRevisions() {
+    try {
+      const page = await api.get<Page<Revision>>(`${target.base}/revisions?limit=100`);
+      revisions.value = page.items;
+      revisionsProblem.value = null;
+    } catch (error) {
+      revisionsProblem.value = asProblem(error);
+    }
+  }
+
+  /** Pointers and revisions after a deploy, rollback, shadow removal or reset. */
+  async function refreshDeployments() {
+    await Promise.all([load(), loadRevisions()]);
+  }
+
+  /**
+   * Saves the buffer under If-Match. A 412 becomes a conflict (the newer draft is fetched for the
+   * diff) instead of an error; every other refusal is thrown for the Save button to show.
+   */
+  async function save(note: string, edits = { source: source.value, config: config.value }) {
+    const body = { source: edits.source, config: parsedConfig(edits.config), ...(note ? { note } : {}) };
+    try {
+      const answer = await request<SaveAnswer>(`${target.base}/draft`, {
+        method: "PUT",
+        body,
+        headers: { "if-match": etag.value },
+      });
+      const current = state.value;
+      conflict.value = null;
+      restoredFrom.value = null;
+      if (!answer.data.noop) void loadVersions();
+      saved.value = answer.data.noop
+        ? "Nothing changed; the draft is as saved."
+        : `Saved as version ${answer.data.version}.`;
+      adopt(
+        { draft: answer.data.draft, deployments: current?.deployments ?? { active: null, shadow: null } },
+        answer.etag ?? answer.data.draft.etag,
+      );
+      return answer.data;
+    } catch (error) {
+      const problem = asProblem(error);
+      if (problem.status !== 412) throw problem;
+      const latest = await request<HookState>(target.base);
+      state.value = latest.data;
+      etag.value = latest.etag ?? latest.data.draft.etag;
+      conflict.value = { theirs: latest.data.draft, mine: edits };
+      return null;
+    } finally {
+      void refreshQuotas();
+    }
+  }
+
+  function takeTheirs() {
+    const c = conflict.value;
+    if (!c) return;
+    source.value = c.theirs.source;
+    config.value = configText(c.theirs);
+    conflict.value = null;
+    remember();
+  }
+
+  /** Re-saves the refused edits over the newer draft (whose ETag `save` already adopted). */
+  async function keepMine(note: string) {
+    const c = conflict.value;
+    if (!c) return null;
+    return save(note, c.mine);
+  }
+
+  async function restore(version: number) {
+    const answer = await request<SaveAnswer>(`${target.base}/versions/${version}/restore`, {
+      method: "POST",
+      body: { note: `Restored from version ${version}` },
+      headers: { "if-match": etag.value },
+    });
+    const current = state.value;
+    adopt(
+      { draft: answer.data.draft, deployments: current?.deployments ?? { active: null, shadow: null } },
+      answer.etag ?? answer.data.draft.etag,
+    );
+    void refreshQuotas();
+    void loadVersions();
+    saved.value = `Version ${version} restored as version ${answer.data.version}.`;
+    return answer.data;
+  }
+
+  return {
+    target,
+    state,
+    etag,
+    loadProblem,
+    source,
+    config,
+    restoredFrom,
+    conflict,
+    saved,
+    declarations,
+    declarationsProblem,
+    compileReport,
+    diagnostics,
+    runs,
+    inputs,
+    quotas,
+    quotasProblem,
+    versions,
+    versionsCursor,
+    versionsProblem,
+    loadVersions,
+    revisions,
+    revisionsProblem,
+    loadRevisions,
+    refreshDeployments,
+    draft,
+    dirty,
+    testedVersions,
+    remember,
+    load,
+    loadDeclarations,
+    refreshQuotas,
+    save,
+    takeTheirs,
+    keepMine,
+    restore,
+  };
+}
+
+export type HookStore = ReturnType<typeof createHookStore>;

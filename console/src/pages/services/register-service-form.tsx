@@ -1,0 +1,149 @@
+// Registering an upstream MCP server: name, URL, optional authorization secret and timeout, payload
+// capture. The API's errors[] appear at the fields they name.
+import { useState } from "preact/hooks";
+import { api, wsPath } from "../../api/client";
+import type { ProblemError } from "../../api/problem";
+import { BusyButton } from "../../components/busy-button";
+import { ProblemView } from "../../components/problem-view";
+import { Field, fieldErrors, messagesAt } from "../../components/field-errors";
+import type { Service } from "./types";
+
+interface Props {
+  ws: string;
+  cancelHref: string;
+  onRegistered: (service: Service) => void;
+}
+
+export function RegisterServiceForm(props: Props) {
+  const [name, setName] = useState("");
+  const [url, setUrl] = useState("");
+  const [secret, setSecret] = useState("");
+  const [timeout, setTimeoutMs] = useState("");
+  const [capture, setCapture] = useState(false);
+  const [problem, setProblem] = useState<ProblemError | null>(null);
+  const errors = fieldErrors(problem);
+  // A name already taken is a conflict naming the service, not a field error: it belongs at the name.
+  const nameErrors = [
+    ...messagesAt(errors, "/name"),
+    ...(problem?.code === "conflict" && problem.body.name !== undefined ? [problem.detail] : []),
+  ];
+  const urlErrors = messagesAt(errors, "/url");
+  const secretErrors = messagesAt(errors, "/authorizationSecret");
+  const timeoutErrors = messagesAt(errors, "/timeoutMs");
+
+  const register = async () => {
+    const body = {
+      name: name.trim(),
+      url: url.trim(),
+      payloadCapture: capture,
+      ...(secret.trim() ? { authorizationSecret: secret.trim() } : {}),
+      ...(timeout.trim() ? { timeoutMs: Number(timeout) } : {}),
+    };
+    props.onRegistered(await api.post<Service>(wsPath(props.ws, "services"), body));
+  };
+
+  return (
+    <form class="stack" onSubmit={(event) => event.preventDefault()}>
+      <div class="form-grid">
+        <Field
+          label="Name"
+          hint="Lower-case letters, digits, - and _. Prefixes tool names that clash: name__tool."
+          messages={nameErrors}
+        >
+          {(control) => (
+            <input
+              {...control}
+              name="name"
+              value={name}
+              required
+              autocomplete="off"
+              spellcheck={false}
+              placeholder="github"
+              onInput={(event) => setName(event.currentTarget.value)}
+            />
+          )}
+        </Field>
+        <Field label="URL" hint="The upstream's Streamable HTTP endpoint." messages={urlErrors}>
+          {(control) => (
+            <input
+              {...control}
+              name="url"
+              type="url"
+              value={url}
+              required
+              autocomplete="off"
+              spellcheck={false}
+              placeholder="https://mcp.example.com/mcp"
+              onInput={(event) => setUrl(event.currentTarget.value)}
+            />
+          )}
+        </Field>
+        <Field
+          label="Authorization secret (optional)"
+          hint="Name of a workspace secret sent as the bearer token."
+          messages={secretErrors}
+        >
+          {(control) => (
+            <input
+              {...control}
+              name="authorizationSecret"
+              value={secret}
+              autocomplete="off"
+              spellcheck={false}
+              onInput={(event) => setSecret(event.currentTarget.value)}
+            />
+          )}
+        </Field>
+        <Field
+          label="Timeout in ms (optional)"
+          hint="Bound on one upstream tools/call; empty for the default."
+          messages={timeoutErrors}
+        >
+          {(control) => (
+            <input
+              {...control}
+              name="timeoutMs"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              step={1}
+              value={timeout}
+              placeholder="60000"
+              onInput={(event) => setTimeoutMs(event.currentTarget.value)}
+            />
+          )}
+        </Field>
+      </div>
+      <div class="check-row">
+        <label class="inline">
+          <input
+            type="checkbox"
+            name="payloadCapture"
+            checked={capture}
+            onChange={(e) => setCapture(e.currentTarget.checked)}
+          />
+          Capture payloads
+        </label>
+        <span class="hint">
+          Store hook-run details of this service's calls (admins see them in the logs).
+        </span>
+      </div>
+      <ProblemView problem={problem} />
+      <div class="row">
+        <BusyButton
+          type="submit"
+          kind="primary"
+          onClick={register}
+          onProblem={setProblem}
+          busyLabel="Registering…"
+          disabled={name.trim() === "" || url.trim() === ""}
+        >
+          Register
+        </BusyButton>
+        <a class="btn" href={props.cancelHref}>
+          Cancel
+        </a>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,142 @@
+// Tools of one service (/w/:ws/services/:service) with each tool's hook status; every tool links to
+// its Hooks tab. A deleted or legacy service is shown as history only.
+import { useRoute } from "preact-iso";
+import { api, wsPath } from "../../api/client";
+import { ProblemView } from "../../components/problem-view";
+import { PageHeader } from "../../components/shell";
+import { useResource } from "../../components/use-resource";
+import { formatAgo } from "../../components/format";
+import { type HookStatus, useHookStatuses } from "./hook-status";
+import type { Service, Tool } from "./types";
+// Vite bundles the page's stylesheet through this import.
+import "./services.css";
+import { TableWrap } from "../../components/table-wrap";
+
+interface History {
+  service: Service;
+  historyOnly: boolean;
+  tools: (Tool & { hasHookHistory: boolean })[];
+}
+
+const STATUS: Record<HookStatus, { label: string; badge: string }[]> = {
+  none: [{ label: "None", badge: "badge" }],
+  draft: [{ label: "Draft", badge: "badge badge-draft" }],
+  shadow: [{ label: "Shadow", badge: "badge badge-shadow" }],
+  active: [{ label: "Active", badge: "badge badge-active" }],
+  "active+shadow": [
+    { label: "Active", badge: "badge badge-active" },
+    { label: "Shadow", badge: "badge badge-shadow" },
+  ],
+  unknown: [{ label: "Unknown", badge: "badge badge-error" }],
+};
+
+export function ServiceToolsPage() {
+  const { ws = "", service: serviceUid = "" } = useRoute().params;
+  const history = useResource(`${ws}|${serviceUid}`, (signal) =>
+    api.get<History>(wsPath(ws, "services", serviceUid, "history"), signal),
+  );
+  const statuses = useHookStatuses(ws, history.data?.tools);
+  const service = history.data?.service;
+  const tools = (history.data?.tools ?? []).toSorted(
+    (a, b) =>
+      Number(a.removedAt !== null) - Number(b.removedAt !== null) ||
+      a.upstreamName.localeCompare(b.upstreamName),
+  );
+
+  return (
+    <>
+      <PageHeader
+        title={service ? service.name : "Tools"}
+        trail={[{ label: "Services", href: `/w/${ws}` }]}
+        actions={
+          <a class="btn" href={`/w/${ws}/logs`}>
+            Logs
+          </a>
+        }
+      />
+      <ProblemView problem={history.problem} />
+      {service && (
+        <div class="service-meta">
+          <span class="mono" title="Upstream URL">
+            {service.url}
+          </span>
+          <span>Last refresh {formatAgo(service.refreshedAt)}</span>
+          {history.data?.historyOnly && (
+            <span
+              class="badge"
+              title="Deleted services take no changes; their tools' hooks can only be reset"
+            >
+              {service.legacy ? "Legacy" : "Deleted"} · history only
+            </span>
+          )}
+        </div>
+      )}
+      {history.data?.historyOnly && (
+        <div class="notice">
+          This service is {service?.legacy ? "a legacy service" : "deleted"}: its tools are kept for their
+          hook history. Only a tool's hooks can still be reset, on its Hooks tab.
+        </div>
+      )}
+      <TableWrap label="Tools" busy={history.loading}>
+        <table class="data-table" aria-label={`Tools of ${service?.name ?? "the service"}`}>
+          <thead>
+            <tr>
+              <th scope="col">Tool</th>
+              <th scope="col">Hook status</th>
+              <th scope="col">Description</th>
+              <th scope="col">Updated</th>
+            </tr>
+          </thead>
+          <tbody>
+            {tools.map((tool) => {
+              const status = statuses.get(tool.uid);
+              return (
+                <tr key={tool.uid} data-tool={tool.upstreamName}>
+                  <td>
+                    <a href={`/w/${ws}/tools/${tool.uid}`}>
+                      <strong>{tool.name ?? tool.upstreamName}</strong>
+                    </a>
+                    {tool.name !== null && tool.name !== tool.upstreamName && (
+                      <div class="muted small">upstream: {tool.upstreamName}</div>
+                    )}
+                  </td>
+                  <td>
+                    <span class="badge-list" data-testid="hook-status">
+                      {status === undefined ? (
+                        <span class="badge" aria-busy="true">
+                          Loading…
+                        </span>
+                      ) : (
+                        STATUS[status].map((s) => (
+                          <span key={s.label} class={s.badge}>
+                            {s.label}
+                          </span>
+                        ))
+                      )}
+                      {tool.reviewState === "review_required" && (
+                        <a class="badge badge-review" href={`/w/${ws}?review=${tool.uid}`}>
+                          Review required
+                        </a>
+                      )}
+                      {tool.removedAt !== null && <span class="badge">Removed upstream</span>}
+                    </span>
+                  </td>
+                  <td class="description-cell" title={tool.description ?? undefined}>
+                    {tool.title ?? tool.description ?? <span class="muted">—</span>}
+                  </td>
+                  <td title={tool.updatedAt}>{formatAgo(tool.updatedAt)}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+        {history.data?.tools.length === 0 && (
+          <div class="empty">
+            No tools indexed yet. Refresh the service on the Services page to index its tools.
+          </div>
+        )}
+        {!history.data && history.loading && <div class="empty">Loading tools…</div>}
+      </TableWrap>
+    </>
+  );
+}

@@ -1,0 +1,122 @@
+import { useId, useState } from "preact/hooks";
+import { api, wsPath } from "../../api/client";
+import type { ProblemError } from "../../api/problem";
+import { BusyButton } from "../../components/busy-button";
+import { ProblemView } from "../../components/problem-view";
+import { useResource } from "../../components/use-resource";
+import { Field, FieldError, fieldErrors, invalidProps, messagesAt } from "../../components/field-errors";
+
+export interface ApiKey {
+  id: string;
+  scopes: string[];
+  actor: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface CreatedKey extends ApiKey {
+  profile: string;
+  key: string;
+}
+
+const SCOPES = [
+  { scope: "hooks:read", hint: "read hooks, tools, logs (metadata)" },
+  { scope: "hooks:write", hint: "save, test, deploy hooks; see log details" },
+  { scope: "tools:call", hint: "call tools through /mcp and the LLM proxy" },
+  { scope: "admin", hint: "everything in the workspace" },
+] as const;
+
+/** Actor, scopes and access profile of a new key; the created key (with its secret) goes to onCreated. */
+export function CreateKeyForm({ ws, onCreated }: { ws: string; onCreated: (key: CreatedKey) => void }) {
+  const [actor, setActor] = useState("");
+  const [scopes, setScopes] = useState<string[]>(["hooks:read"]);
+  const [profile, setProfile] = useState("default");
+  const [problem, setProblem] = useState<ProblemError | null>(null);
+  const profiles = useResource(ws, (signal) =>
+    api.get<{ items: { name: string }[] }>(wsPath(ws, "access-profiles"), signal),
+  );
+  const id = useId();
+  const errors = fieldErrors(problem);
+  const actorErrors = messagesAt(errors, "/actor");
+  const scopeErrors = messagesAt(errors, "/scopes", true);
+  const profileErrors = messagesAt(errors, "/profile");
+
+  const create = async () => {
+    const key = await api.post<CreatedKey>(wsPath(ws, "keys"), { actor: actor.trim(), scopes, profile });
+    setActor("");
+    onCreated(key);
+  };
+  const toggle = (scope: string, on: boolean) =>
+    setScopes((current) => (on ? [...current, scope] : current.filter((s) => s !== scope)));
+
+  return (
+    <form class="stack" onSubmit={(event) => event.preventDefault()}>
+      <div class="form-grid">
+        <Field
+          label="Actor"
+          hint="Who acts with this key; recorded on every change it makes."
+          messages={actorErrors}
+        >
+          {(control) => (
+            <input
+              {...control}
+              name="actor"
+              value={actor}
+              required
+              maxLength={100}
+              placeholder="ci-deployer"
+              autocomplete="off"
+              onInput={(event) => setActor(event.currentTarget.value)}
+            />
+          )}
+        </Field>
+        <Field label="Access profile" hint="Which tools the key may call." messages={profileErrors}>
+          {(control) => (
+            <select
+              {...control}
+              name="profile"
+              value={profile}
+              onChange={(event) => setProfile(event.currentTarget.value)}
+            >
+              {(profiles.data?.items ?? [{ name: "default" }]).map((p) => (
+                <option key={p.name} value={p.name}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </div>
+      <fieldset class="scopes" {...invalidProps(scopeErrors, `${id}-scopes`)}>
+        <legend>Scopes</legend>
+        {SCOPES.map(({ scope, hint }) => (
+          <div class="check-row" key={scope}>
+            <label class="inline">
+              <input
+                type="checkbox"
+                checked={scopes.includes(scope)}
+                onChange={(event) => toggle(scope, event.currentTarget.checked)}
+              />
+              <code>{scope}</code>
+            </label>
+            <span class="hint">{hint}</span>
+          </div>
+        ))}
+        <FieldError messages={scopeErrors} id={`${id}-scopes`} />
+      </fieldset>
+      <ProblemView problem={problem} />
+      <div class="row">
+        <BusyButton
+          type="submit"
+          kind="primary"
+          onClick={create}
+          onProblem={setProblem}
+          busyLabel="Creating…"
+          disabled={actor.trim() === "" || scopes.length === 0}
+        >
+          Create key
+        </BusyButton>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,97 @@
+import { useState } from "preact/hooks";
+import { api, wsPath } from "../../api/client";
+import type { ProblemError } from "../../api/problem";
+import type { Role } from "../../api/session";
+import { BusyButton } from "../../components/busy-button";
+import { ProblemView } from "../../components/problem-view";
+import { Field, fieldErrors, messagesAt } from "../../components/field-errors";
+import { ROLES, type SignIn, type User } from "./users-types";
+
+/** Name, role and optional email; the new user and their sign-in link go to onInvited. */
+export function InviteUserForm(props: { ws: string; onInvited: (user: User, signIn: SignIn) => void }) {
+  const [name, setName] = useState("");
+  const [role, setRole] = useState<Role>("editor");
+  const [email, setEmail] = useState("");
+  const [problem, setProblem] = useState<ProblemError | null>(null);
+  const errors = fieldErrors(problem);
+  const nameErrors = messagesAt(errors, "/name");
+  const roleErrors = messagesAt(errors, "/role");
+  const emailErrors = messagesAt(errors, "/email");
+
+  const invite = async () => {
+    const body = { name: name.trim(), role, ...(email.trim() ? { email: email.trim() } : {}) };
+    const answer = await api.post<{ user: User; signIn: SignIn }>(wsPath(props.ws, "users"), body);
+    setName("");
+    setEmail("");
+    props.onInvited(answer.user, answer.signIn);
+  };
+
+  return (
+    <form class="stack" onSubmit={(event) => event.preventDefault()}>
+      <div class="form-grid">
+        <Field
+          label="Name"
+          hint="Unique in the workspace; their changes are recorded under it."
+          messages={nameErrors}
+        >
+          {(control) => (
+            <input
+              {...control}
+              name="name"
+              value={name}
+              required
+              maxLength={100}
+              autocomplete="off"
+              onInput={(event) => setName(event.currentTarget.value)}
+            />
+          )}
+        </Field>
+        <Field label="Role" hint={ROLES.find((r) => r.role === role)?.hint} messages={roleErrors}>
+          {(control) => (
+            <select
+              {...control}
+              name="role"
+              value={role}
+              onChange={(event) => setRole(event.currentTarget.value as Role)}
+            >
+              {ROLES.map((r) => (
+                <option key={r.role} value={r.role}>
+                  {r.role}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field
+          label="Email (optional)"
+          hint="Matched against the Cloudflare Access identity, when Access is set up."
+          messages={emailErrors}
+        >
+          {(control) => (
+            <input
+              {...control}
+              name="email"
+              type="email"
+              value={email}
+              autocomplete="off"
+              onInput={(event) => setEmail(event.currentTarget.value)}
+            />
+          )}
+        </Field>
+      </div>
+      <ProblemView problem={problem} />
+      <div class="row">
+        <BusyButton
+          type="submit"
+          kind="primary"
+          onClick={invite}
+          onProblem={setProblem}
+          busyLabel="Inviting…"
+          disabled={name.trim() === ""}
+        >
+          Invite user
+        </BusyButton>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,72 @@
+// Every main page, as an admin sees it, at a desktop and a phone width: it renders without a problem
+// box, has no serious or critical violation of axe-core's WCAG A/AA rules, loads nothing from outside the server, and is captured as a
+// screenshot under test-results/console/ (the review looks at them).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeViolations, axeViolations } from "./axe.ts";
+import { apiCall, invite, screenshot, serverUrl, signedIn, useBrowser, VIEWPORTS } from "./browser.ts";
+import { type Demo, useDemo } from "./demo.ts";
+
+const browser = useBrowser();
+const demo = useDemo("console-pages");
+let pages: { name: string; path: string }[] = [];
+let link: () => Promise<string>;
+
+beforeAll(async () => {
+  const d: Demo = demo();
+  const base = `/w/${d.workspace}`;
+  const { items: services } = await apiCall<{ items: { uid: string }[] }>(
+    d.key,
+    "GET",
+    `/v1/workspaces/${d.workspace}/services`,
+  );
+  const service = services[0]?.uid ?? "";
+  pages = [
+    { name: "services", path: base },
+    { name: "service-tools", path: `${base}/services/${service}` },
+    { name: "hooks-editor", path: `${base}/tools/${d.tool}` },
+    { name: "hooks-versions", path: `${base}/tools/${d.tool}?view=versions` },
+    { name: "hooks-deploy", path: `${base}/tools/${d.tool}?view=deploy` },
+    { name: "files", path: `${base}/files` },
+    { name: "file", path: `${base}/files/${encodeURIComponent("lib/request-policy.ts")}` },
+    { name: "logs", path: `${base}/logs` },
+    { name: "llm", path: `${base}/llm` },
+    { name: "keys", path: `${base}/settings/keys` },
+    { name: "users", path: `${base}/settings/users` },
+    { name: "secrets", path: `${base}/settings/secrets` },
+  ];
+  let n = 0;
+  link = () => invite(d.key, d.workspace, `pages-admin-${n++}`, "admin");
+});
+
+const sessions: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const close of sessions) await close();
+});
+
+describe.each(Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[])(
+  "console pages at the %s width",
+  (viewport) => {
+    it("render every main page without problems, off-server requests or axe violations", async () => {
+      const { context, page, requests } = await signedIn(browser(), await link(), VIEWPORTS[viewport]);
+      sessions.push(() => context.close());
+      const origin = new URL(serverUrl()).origin;
+      for (const { name, path } of pages) {
+        await page.goto(`${serverUrl()}${path}`);
+        await page.waitForLoadState("networkidle");
+        await page.locator("h1").first().waitFor();
+        await expect.poll(() => page.locator("[aria-busy=true]").count(), { message: name }).toBe(0);
+        expect(await page.locator(".problem").allTextContents(), name).toEqual([]);
+        await screenshot(page, name, viewport);
+        // At both widths: the phone layout moves the navigation and wraps the forms.
+        const violations = (await axeViolations(page)).filter(
+          (v) => v.impact === "serious" || v.impact === "critical",
+        );
+        expect(violations, `${name}:\n${describeViolations(violations)}`).toEqual([]);
+      }
+      const offServer = requests.filter(
+        (url) => !url.startsWith(origin) && !url.startsWith("data:") && !url.startsWith("blob:"),
+      );
+      expect(offServer).toEqual([]);
+    });
+  },
+);
