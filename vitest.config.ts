@@ -72,9 +72,9 @@ export default defineConfig(async () => {
           test: {
             name: "workers",
             include: ["test/**/*.test.ts"],
-            // The CLI's tests run in Node against a dev server: vitest.cli.config.ts;
+            // The CLI's and the console's tests run in Node against a dev server: vitest.cli.config.ts;
             // `*.node.test.ts` in Node without one: vitest.node.config.ts.
-            exclude: ["test/cli/**", "test/**/*.node.test.ts", ...WHOLE_DATABASE],
+            exclude: ["test/cli/**", "test/console/**", "test/**/*.node.test.ts", ...WHOLE_DATABASE],
             // Files share a worker's runtime, module graph and storage: loading
             // the api Worker (esbuild's and QuickJS's wasm, Prettier, the MCP
             // SDK) once per worker instead of once per file took the suite from

@@ -99,8 +99,11 @@ function readyBanner(server, demo) {
     curl -s ${llm}/openai/v1/chat/completions -H "authorization: Bearer ${demo.key}" -H "content-type: application/json" -d '{"model":"demo","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"fs_read"}},{"type":"function","function":{"name":"shell_exec"}}]}'`
     : "";
   // The console's address comes first: it is where a new user starts.
-  const signIn = demo?.signInUrl
-    ? `\n  sign in as the demo workspace's admin (the link works once): ${demo.signInUrl}`
+  // The seed reached the server at 127.0.0.1; the link is given on the console's own address, so the
+  // session cookie it sets belongs to the host the console is opened at.
+  const link = demo?.signInUrl ? new URL(demo.signInUrl) : null;
+  const signIn = link
+    ? `\n  sign in as the demo workspace's admin (the link works once): ${base}${link.pathname}${link.hash}`
     : "";
   return `
 Rayrun Hooks console: ${base}/${signIn}

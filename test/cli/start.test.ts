@@ -199,7 +199,7 @@ describe("npm start", () => {
 
   // wrangler's own start-up (bundling the Workers, booting workerd) and the demo seeding take about
   // 50 CPU-seconds: around a minute on a 2-core machine, nearer two while other suites share it.
-  test("starts on a fresh state without races or offline noise, and SIGTERM stops every process", async () => {
+  test("starts on a fresh state without races or offline noise, prints the console and a working sign-in link first, and SIGTERM stops every process", async () => {
     const run = start(await freeBasePort(), tempDir());
     await within(
       150_000,
@@ -213,6 +213,26 @@ describe("npm start", () => {
       }),
       "starting",
     );
+
+    // The console's address comes first, then a sign-in link that signs the demo admin in, once.
+    const banner = run.output().slice(run.output().indexOf(READY)).split("\n");
+    const port = /localhost:(\d+)\//.exec(banner[0] ?? "")?.[1];
+    expect(banner[0]).toBe(`${READY} http://localhost:${port}/`);
+    const base = `http://127.0.0.1:${port}`;
+    expect(await (await fetch(`${base}/`)).text()).toContain('<div id="app">');
+    const link = /sign in as the demo workspace's admin .*: (\S+)/.exec(banner[1] ?? "")?.[1] ?? "";
+    expect(link).toMatch(new RegExp(`^http://localhost:${port}/sign-in#token=`));
+    const signIn = () =>
+      fetch(`${base}/v1/session`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ token: new URLSearchParams(new URL(link).hash.slice(1)).get("token") }),
+      });
+    const first = await signIn();
+    expect(first.status).toBe(200);
+    expect(await first.json()).toMatchObject({ user: { name: "demo-admin", role: "admin" } });
+    expect(first.headers.get("set-cookie")).toContain("rayrun_session=");
+    expect((await signIn()).status).toBe(401);
 
     expect(run.output()).not.toContain("SQLITE_BUSY");
     expect(run.output()).not.toContain("ENOTFOUND");

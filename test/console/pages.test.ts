@@ -1,7 +1,7 @@
 // Every main page, as an admin sees it, at a desktop and a phone width: it renders without a problem
 // box, has no serious or critical violation of axe-core's WCAG A/AA rules, loads nothing from outside the server, and is captured as a
 // screenshot under test-results/console/ (the review looks at them).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { describeViolations, axeViolations } from "./axe.ts";
 import { apiCall, invite, screenshot, serverUrl, signedIn, useBrowser, VIEWPORTS } from "./browser.ts";
 import { type Demo, useDemo } from "./demo.ts";
@@ -43,10 +43,13 @@ afterAll(async () => {
   for (const close of sessions) await close();
 });
 
-describe.each(Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[])(
+// The two widths run side by side, each in its own browser context (a minute less than one after the other).
+describe.concurrent.each(Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[])(
   "console pages at the %s width",
   (viewport) => {
-    it("render every main page without problems, off-server requests or axe violations", async () => {
+    it("render every main page without problems, off-server requests or axe violations", async ({
+      expect,
+    }) => {
       const { context, page, requests } = await signedIn(browser(), await link(), VIEWPORTS[viewport]);
       sessions.push(() => context.close());
       const origin = new URL(serverUrl()).origin;

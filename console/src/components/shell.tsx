@@ -31,7 +31,7 @@ export function Shell({ children }: { children: ComponentChildren }) {
         Skip to content
       </a>
       <header class="topbar">
-        <a class="brand" href={base}>
+        <a class="brand" href={base} aria-label="Rayrun Hooks">
           <img src="/favicon.svg" alt="" width="22" height="22" />
           <span>Rayrun Hooks</span>
         </a>
