@@ -1,7 +1,7 @@
 // The browser session: `POST /v1/session` spends a sign-in link, `GET` answers
 // the cookie's session (or starts one from a Cloudflare Access JWT), `DELETE`
 // signs out. The cookie and CSRF rules are in middleware/session.ts.
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { sha256Hex } from "../../../shared/auth/keys";
 import { database } from "../../../shared/db/client";
@@ -46,8 +46,11 @@ const linkInvalid = () =>
     detail: "The sign-in link is unknown, already used or expired; ask an admin for a new one.",
   });
 
-const noSession = () =>
-  new ProblemException({ code: "unauthorized", detail: "Not signed in: open a sign-in link." });
+/** 401: no cookie at all, or one whose session has ended (that answer also removes the cookie). */
+const notSignedIn = (c: Context<ApiEnv>) =>
+  sessionCookieOf(c) === undefined
+    ? new ProblemException({ code: "unauthorized", detail: "Not signed in: open a sign-in link." })
+    : sessionEnded(c);
 
 export const sessionRoutes = new Hono<ApiEnv>()
   .post(
@@ -85,7 +88,7 @@ export const sessionRoutes = new Hono<ApiEnv>()
       const found = await currentSession(c);
       if (found !== undefined) return c.json(sessionView(found.session, found.user));
       const email = await accessEmail(c.env, c.req.header(ACCESS_HEADER));
-      if (email === null) throw sessionCookieOf(c) === undefined ? noSession() : sessionEnded(c);
+      if (email === null) throw notSignedIn(c);
       const user = await userByEmail(database(c.env.DB), email, c.req.valid("query").workspace);
       if (user === undefined) {
         throw new ProblemException({
@@ -106,7 +109,7 @@ export const sessionRoutes = new Hono<ApiEnv>()
     }),
     async (c) => {
       const found = await currentSession(c);
-      if (found === undefined) throw sessionCookieOf(c) === undefined ? noSession() : sessionEnded(c);
+      if (found === undefined) throw notSignedIn(c);
       await requireCsrf(c, found.session);
       await deleteSession(database(c.env.DB), found.session.idHash);
       c.header("set-cookie", clearedSessionCookie(c));

@@ -23,7 +23,10 @@ interface Secret {
   updatedAt: string | null;
 }
 
-/** The API's rule for names (shared/secrets/credentials.ts), checked here to say so at the field. */
+/**
+ * The API's rule for names (SECRET_NAME_PATTERN in shared/secrets/credentials.ts, which needs the Workers
+ * runtime and so cannot be imported here), checked to say so at the field.
+ */
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 export function SecretsPage() {
