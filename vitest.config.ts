@@ -36,6 +36,8 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
   return {
     plugins: [
+      // The upstreams run in this process: their task timers must not hold it open after the run.
+      { name: "close-upstreams", configureVitest: ({ vitest }) => vitest.onClose(() => upstreams.close()) },
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {

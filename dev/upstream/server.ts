@@ -68,6 +68,8 @@ interface UpstreamState {
   /** When set, every tools/call is answered with this JSON-RPC error, worded as an SDK server words it. */
   rpcError: { code: number; message: string; data?: unknown } | null;
   sessions: Map<string, WebStandardStreamableHTTPServerTransport>;
+  /** The stateful servers' task stores: each holds a timer per task until its ttl ends. */
+  taskStores: ReturnType<typeof taskStores>["taskStore"][];
   /** Every JSON-RPC method posted, with the session id it carried. */
   requests: { method: string; sessionId: string | null }[];
 }
@@ -82,7 +84,7 @@ function buildServer(state: UpstreamState, authorization: string | null): McpSer
         ...(state.extras.on ? EXTRAS_CAPABILITIES : {}),
         ...(stateful ? TASK_CAPABILITIES : {}),
       },
-      ...(stateful ? taskStores() : {}),
+      ...(stateful ? keptTaskStores(state) : {}),
     },
   );
   if (stateful) registerTaskTool(server);
@@ -288,6 +290,7 @@ export function createUpstreams() {
         extras: { tag: id, on: true, subscriptions: [] },
         listings: new Map(),
         sessions: new Map(),
+        taskStores: [],
         requests: [],
       };
       states.set(id, state);
@@ -295,7 +298,7 @@ export function createUpstreams() {
     return state;
   };
 
-  return async function handle(request: Request): Promise<Response> {
+  async function handle(request: Request): Promise<Response> {
     const [, id = "", action = ""] = new URL(request.url).pathname.split("/");
     const state = stateOf(id);
     if (action === "_calls") return Response.json(state.calls);
@@ -397,7 +400,21 @@ export function createUpstreams() {
     if (state.pageSize !== null && request.method === "POST")
       return paginated(request, state, state.pageSize);
     return serve(request, state);
-  };
+  }
+
+  /**
+   * Closes every session (ending the servers' pending requests to clients) and every task store's
+   * ttl timers: either would keep a Node process alive for a minute after its last test.
+   */
+  async function close(): Promise<void> {
+    for (const state of states.values()) {
+      for (const store of state.taskStores.splice(0)) store.cleanup();
+      await Promise.all([...state.sessions.values()].map((transport) => transport.close()));
+      state.sessions.clear();
+    }
+  }
+
+  return Object.assign(handle, { close });
 }
 
 async function recordRequest(request: Request, state: UpstreamState): Promise<Request> {
@@ -429,6 +446,12 @@ async function serve(request: Request, state: UpstreamState): Promise<Response> 
   });
   await server.connect(transport);
   return transport.handleRequest(request);
+}
+
+function keptTaskStores(state: UpstreamState): ReturnType<typeof taskStores> {
+  const stores = taskStores();
+  state.taskStores.push(stores.taskStore);
+  return stores;
 }
 
 /** A server per session, as a long-running upstream would keep; unknown sessions get the SDK's 404. */
