@@ -2,6 +2,7 @@ import { availableParallelism } from "node:os";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { exportJWK, generateKeyPair } from "jose";
 import { defineConfig } from "vitest/config";
+import type { VitestPluginContext } from "vitest/node";
 import { createProvider } from "./dev/provider/server.ts";
 import { createUpstreams } from "./dev/upstream/server.ts";
 
@@ -37,7 +38,10 @@ export default defineConfig(async () => {
   return {
     plugins: [
       // The upstreams run in this process: their task timers must not hold it open after the run.
-      { name: "close-upstreams", configureVitest: ({ vitest }) => vitest.onClose(() => upstreams.close()) },
+      {
+        name: "close-upstreams",
+        configureVitest: ({ vitest }: VitestPluginContext) => vitest.onClose(() => upstreams.close()),
+      },
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
