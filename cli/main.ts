@@ -3,13 +3,22 @@
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+// The API's own scope list. That module imports nothing, which Node's type stripping needs:
+// shared/ code elsewhere imports without file extensions.
+import { SCOPES } from "../shared/auth/principal.ts";
 import { CliError } from "./client.ts";
+import { approvals } from "./commands/approvals.ts";
+import { config } from "./commands/config.ts";
 import { files } from "./commands/files.ts";
 import { hooks } from "./commands/hooks.ts";
+import { logs } from "./commands/logs.ts";
+import { providers } from "./commands/providers.ts";
+import { secrets } from "./commands/secrets.ts";
 import { keys, login, services, tools, use, workspaces } from "./commands/tenancy.ts";
 import { resolveSettings } from "./config.ts";
+import { completionCommand } from "./completion.ts";
 import { CommandContext } from "./context.ts";
-import { createOutput } from "./output.ts";
+import { createOutput, reportError } from "./output.ts";
 
 type Command = (ctx: CommandContext) => Promise<void>;
 
@@ -22,6 +31,12 @@ const COMMANDS: Record<string, Command | Record<string, Command>> = {
   tools,
   hooks,
   files,
+  completion: completionCommand(() => ({ commands: COMMANDS, options: OPTIONS })),
+  config,
+  secrets,
+  providers,
+  approvals,
+  logs,
 };
 
 const USAGE = `rayrun — Rayrun Hooks CLI
@@ -32,10 +47,12 @@ Usage: rayrun <command> [subcommand] [args] [options]
   use <workspace>                    select the workspace for later commands
   workspaces create <name> | show
   keys create --scopes a,b --actor NAME | list | revoke <id>
+                                     (scopes: ${SCOPES.join(", ")})
   services add <name> <url> [--payload-capture] | list | refresh <svc> | delete <svc>
   tools list | accept --tool T
   hooks show|history|revisions|export|types|reset --tool T
   hooks save --tool T --file F [--config FILE] [--note TEXT]
+                                     (saves even when it does not compile; warns with line:column)
   hooks diff <version> --tool T      hooks restore <version> --tool T
   hooks test --tool T --stage before|after [--arguments JSON] [--result JSON] [--version N]
   hooks deploy <version> --tool T --channel shadow|active
@@ -49,8 +66,17 @@ Usage: rayrun <command> [subcommand] [args] [options]
   files deploy <path> <version> --channel shadow|active
   files rollback <path> <revision> [--channel active|shadow]
   (a path is lib/<name>.ts|.js or plugins/<name>.ts|.js)
+  config show | edit ($VISUAL or $EDITOR) | set <dotted.path> <value> | unset <dotted.path>
+                                     (a value is JSON when it parses as JSON, else a string)
+  secrets list | set <name> (value from stdin) | delete <name>
+  providers                          LLM providers and the SDK base URLs to use
+  approvals list [--status pending|approved|denied|used|expired] | approve <id> | deny <id>
+  logs [--follow] [the filters of hooks logs]   every hook's runs; --follow until Ctrl-C
+  completion bash|zsh|fish           a shell completion script: source <(rayrun completion bash)
 
-Options: --url (RAYRUN_URL), --key (RAYRUN_KEY), --workspace (RAYRUN_WORKSPACE), --json, --yes
+Options: --url (RAYRUN_URL), --key (RAYRUN_KEY), --workspace (RAYRUN_WORKSPACE), --json
+  --yes  confirm a destructive command (delete, revoke, reset): asked on a terminal, else required
+Errors print the API's problem code and, under it, each refused field and each line:column.
 Exit codes: 0 ok, 1 API or connection error (its code is printed), 2 usage error.`;
 
 const OPTIONS = {
@@ -79,6 +105,8 @@ const OPTIONS = {
   cursor: { type: "string" },
   scopes: { type: "string" },
   actor: { type: "string" },
+  status: { type: "string" },
+  follow: { type: "boolean", short: "f" },
   "payload-capture": { type: "boolean" },
   json: { type: "boolean" },
   yes: { type: "boolean" },
@@ -90,7 +118,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
-    process.stderr.write(`rayrun: ${(error as Error).message}\n\n${USAGE}\n`);
+    process.stderr.write(`rayrun: ${(error as Error).message} (see rayrun --help)\n`);
     return 2;
   }
   const { values, positionals } = parsed;
@@ -109,7 +137,9 @@ export async function main(argv: string[]): Promise<number> {
     args = subArgs;
   }
   if (!command) {
-    process.stderr.write(`rayrun: unknown command: ${positionals.slice(0, 2).join(" ")}\n\n${USAGE}\n`);
+    process.stderr.write(
+      `rayrun: unknown command: ${positionals.slice(0, 2).join(" ")} (see rayrun --help)\n`,
+    );
     return 2;
   }
   const out = createOutput(values.json === true);
@@ -120,12 +150,7 @@ export async function main(argv: string[]): Promise<number> {
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
-    if (out.json)
-      process.stdout.write(
-        `${JSON.stringify({ error: { code: error.code, message: error.message, status: error.status } })}\n`,
-      );
-    process.stderr.write(`rayrun: ${error.code}: ${error.message}\n`);
-    return error.code === "usage" ? 2 : 1;
+    return reportError(out, error);
   }
 }
 

@@ -4,7 +4,8 @@
 import { CliError } from "../client.ts";
 import type { CommandContext } from "../context.ts";
 import { table } from "../output.ts";
-import { jsonFlag, lifecycleCommands, printLogs, printTestRun, type Row } from "./lifecycle.ts";
+import { syntaxErrors } from "../parse-check.ts";
+import { jsonFlag, lifecycleCommands, printLogs, printTestRun, runTest, type Row } from "./lifecycle.ts";
 
 /** `…/files/{path}`: the path travels as one URL-encoded segment. */
 async function filePath(ctx: CommandContext): Promise<string> {
@@ -17,7 +18,15 @@ const deployed = (file: Row, channel: "active" | "shadow") =>
   ((file.deployments as Record<string, Row | null>)[channel]?.revisionId as string | undefined) ?? null;
 
 export const files = {
-  ...lifecycleCommands({ base: filePath, first: 1 }),
+  ...lifecycleCommands({
+    base: filePath,
+    first: 1,
+    label: (ctx) => ctx.arg(0, "path"),
+    // The API has no stateless compile for workspace files. A source it could not format did not
+    // parse: the same parser, run here, says where. `files test` and `deploy` report the rest.
+    check: async (_ctx, draft) =>
+      draft.formatted || draft.source.trim() === "" ? [] : syntaxErrors(draft.source),
+  }),
 
   async list(ctx: CommandContext) {
     const params = new URLSearchParams({ limit: ctx.flag("limit") ?? "50" });
@@ -54,7 +63,7 @@ export const files = {
       input: ctx.flag("input") === undefined ? {} : jsonFlag(ctx, "input"),
       ...(version ? { version: Number(version) } : {}),
     };
-    const { data } = await ctx.call<Row>("POST", `${await filePath(ctx)}/test`, { body });
+    const data = await runTest(ctx, `${await filePath(ctx)}/test`, body);
     printTestRun(ctx, data, () => ("value" in data ? JSON.stringify(data.value) : "(undefined: no change)"));
   },
 

@@ -1,13 +1,38 @@
 // `rayrun hooks …`: the lifecycle of one tool's adapter.
+import { CliError, type SourceDiagnostic } from "../client.ts";
 import { resolveTool, type CommandContext } from "../context.ts";
-import { jsonFlag, lifecycleCommands, printLogs, printTestRun, type Row } from "./lifecycle.ts";
+import {
+  type DraftCheck,
+  jsonFlag,
+  lifecycleCommands,
+  printLogs,
+  printTestRun,
+  runTest,
+} from "./lifecycle.ts";
 
 async function hookPath(ctx: CommandContext): Promise<string> {
   return `/v1/workspaces/${ctx.workspace()}/tools/${await resolveTool(ctx)}/hook`;
 }
 
+/** The API's stateless compile: the same diagnostics a test or deploy of this source would report. */
+async function compileCheck(ctx: CommandContext, draft: DraftCheck): Promise<SourceDiagnostic[]> {
+  try {
+    await ctx.call("POST", "/v1/compile", { body: { source: draft.source, config: draft.config } });
+    return [];
+  } catch (error) {
+    if (!(error instanceof CliError) || error.code !== "compile_failed") throw error;
+    const fallback: SourceDiagnostic = { message: error.message, line: 1, column: 1 };
+    return error.diagnostics.length > 0 ? [...error.diagnostics] : [fallback];
+  }
+}
+
 export const hooks = {
-  ...lifecycleCommands({ base: hookPath, first: 0 }),
+  ...lifecycleCommands({
+    base: hookPath,
+    first: 0,
+    label: (ctx) => `the hook of ${ctx.required("tool")}`,
+    check: compileCheck,
+  }),
 
   async test(ctx: CommandContext) {
     const stage = ctx.required("stage");
@@ -18,7 +43,7 @@ export const hooks = {
       ...(ctx.flag("result") ? { result: jsonFlag(ctx, "result") } : {}),
       ...(version ? { version: Number(version) } : {}),
     };
-    const { data } = await ctx.call<Row>("POST", `${await hookPath(ctx)}/test`, { body });
+    const data = await runTest(ctx, `${await hookPath(ctx)}/test`, body);
     printTestRun(ctx, data, () => JSON.stringify(data.outcome));
   },
 

@@ -2,19 +2,35 @@
 // and a workspace file (`rayrun files`) — over the same API routes under the
 // target's base path. Each command family says where the base path comes from
 // and where its positional arguments start.
-import { readFileSync } from "node:fs";
-import { CliError } from "../client.ts";
+import { CliError, type SourceDiagnostic } from "../client.ts";
+import { confirm } from "../confirm.ts";
 import type { CommandContext } from "../context.ts";
+import { draftSummary, saveReport, type SavedDraft } from "../draft-view.ts";
+import { readLocalFile, readLocalJson } from "../local-file.ts";
 import { table } from "../output.ts";
 
 export type Row = Record<string, unknown>;
 type Command = (ctx: CommandContext) => Promise<void>;
+
+/** A saved draft to check: the source as sent, its config, and whether the API could format (parse) it. */
+export interface DraftCheck {
+  source: string;
+  config: unknown;
+  formatted: boolean;
+}
 
 export interface Place {
   /** The target's base path: `…/tools/{tool}/hook`, `…/files/{path}`. */
   base(ctx: CommandContext): Promise<string>;
   /** Index of the first positional argument after the target (a version, a revision). */
   first: number;
+  /** What a confirmation names: `the hook of echo`, `lib/policy.ts`. */
+  label(ctx: CommandContext): string;
+  /**
+   * Why a saved draft does not compile; [] when it does. Checked on the source as sent, so
+   * lines and columns point into the user's file even when the API reformatted it.
+   */
+  check(ctx: CommandContext, draft: DraftCheck): Promise<SourceDiagnostic[]>;
 }
 
 /** The draft's current ETag, for commands that change it under optimistic concurrency. */
@@ -35,12 +51,13 @@ export function jsonFlag(ctx: CommandContext, name: string): unknown {
   }
 }
 
-function readJsonFile(path: string): unknown {
-  try {
-    return JSON.parse(readFileSync(path, "utf8")) as unknown;
-  } catch (error) {
-    throw new CliError(`cannot read JSON from ${path}: ${(error as Error).message}`, "usage");
-  }
+/** Runs a test console request under a spinner; the API compiles the version first. */
+export function runTest(ctx: CommandContext, path: string, body: Row): Promise<Row> {
+  const version = typeof body.version === "number" ? `version ${body.version}` : "the draft";
+  return ctx.out.busy(`compiling and running ${version}`, async () => {
+    const { data } = await ctx.call<Row>("POST", path, { body });
+    return data;
+  });
 }
 
 /** A test console answer: the outcome or the failure, then the hook's log lines; exit 1 on failure. */
@@ -101,23 +118,38 @@ export function lifecycleCommands(place: Place): Record<string, Command> {
   return {
     async show(ctx) {
       const { data } = await ctx.call<Row>("GET", await place.base(ctx));
-      ctx.out.print(data);
+      ctx.out.print(data, () => draftSummary(data));
     },
 
     async save(ctx) {
-      const base = await place.base(ctx);
-      const source = readFileSync(ctx.required("file"), "utf8");
+      const file = ctx.required("file");
+      const source = readLocalFile(file);
       const configFile = ctx.flag("config");
       const body = {
         source,
-        ...(configFile ? { config: readJsonFile(configFile) } : {}),
+        ...(configFile ? { config: readLocalJson(configFile) } : {}),
         ...(ctx.flag("note") ? { note: ctx.flag("note") } : {}),
       };
+      const base = await place.base(ctx);
       const etag = await currentEtag(ctx, base);
-      const { data } = await ctx.call<Row>("PUT", `${base}/draft`, { body, headers: { "if-match": etag } });
-      ctx.out.print(data, () =>
-        data.noop ? "No change (identical to the draft)" : `Saved version ${String(data.version)}`,
-      );
+      const { data } = await ctx.call<SavedDraft>("PUT", `${base}/draft`, {
+        body,
+        headers: { "if-match": etag },
+      });
+      // Drafts may be incomplete, so a draft that does not compile is saved; the user is told where it fails.
+      let diagnostics: SourceDiagnostic[] | undefined;
+      let unchecked: CliError | undefined;
+      if (!data.noop) {
+        try {
+          diagnostics = await ctx.out.busy("checking that it compiles", () =>
+            place.check(ctx, { source, config: data.draft.config, formatted: data.draft.formatted }),
+          );
+        } catch (error) {
+          if (!(error instanceof CliError)) throw error;
+          unchecked = error;
+        }
+      }
+      saveReport(ctx.out, { file, sent: source, saved: data, diagnostics, unchecked });
     },
 
     async history(ctx) {
@@ -174,10 +206,11 @@ export function lifecycleCommands(place: Place): Record<string, Command> {
     async deploy(ctx) {
       const n = version(ctx);
       const channel = ctx.required("channel");
-      ctx.out.progress(`compiling, checking tests and deploying version ${n} to ${channel}`);
-      const { data } = await ctx.call<Row>("POST", `${await place.base(ctx)}/deployments`, {
-        body: { version: n, channel },
-      });
+      const base = await place.base(ctx);
+      const { data } = await ctx.out.busy(
+        `compiling, checking tests and deploying version ${n} to ${channel}`,
+        () => ctx.call<Row>("POST", `${base}/deployments`, { body: { version: n, channel } }),
+      );
       const revision = data.revision as Row;
       ctx.out.print(
         data,
@@ -212,12 +245,12 @@ export function lifecycleCommands(place: Place): Record<string, Command> {
     },
 
     async reset(ctx) {
-      if (ctx.flags.yes !== true) {
-        throw new CliError(
-          "reset permanently removes the draft, versions and revisions; pass --yes",
-          "usage",
-        );
-      }
+      ctx.workspace(); // a missing workspace is said before anything is asked
+      await confirm(
+        ctx,
+        `reset ${place.label(ctx)}`,
+        "this permanently removes its draft, versions and deployment revisions",
+      );
       const { data } = await ctx.call<Row>("POST", `${await place.base(ctx)}/reset`);
       ctx.out.print(
         data,

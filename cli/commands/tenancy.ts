@@ -1,8 +1,9 @@
 // login/use, workspaces, keys, services and tools.
 import { CliError } from "../client.ts";
 import { writeConfig } from "../config.ts";
+import { confirm } from "../confirm.ts";
 import { resolveTool, type CommandContext } from "../context.ts";
-import { table } from "../output.ts";
+import { keyValue, table } from "../output.ts";
 
 type Row = Record<string, unknown>;
 type Page = { items: Row[]; nextCursor: string | null };
@@ -35,7 +36,13 @@ export const workspaces = {
   },
   async show(ctx: CommandContext) {
     const { data } = await ctx.call<Row>("GET", `/v1/workspaces/${ctx.workspace()}`);
-    ctx.out.print(data);
+    ctx.out.print(data, () =>
+      keyValue([
+        ["workspace", data.uid],
+        ["name", data.name],
+        ["created", `${String(data.createdAt)} by ${String(data.createdBy)}`],
+      ]),
+    );
   },
 };
 
@@ -62,10 +69,10 @@ export const keys = {
     );
   },
   async revoke(ctx: CommandContext) {
-    const { data } = await ctx.call<Row>(
-      "DELETE",
-      `/v1/workspaces/${ctx.workspace()}/keys/${ctx.arg(0, "id")}`,
-    );
+    const id = ctx.arg(0, "id");
+    const path = `/v1/workspaces/${ctx.workspace()}/keys/${id}`;
+    await confirm(ctx, `revoke key ${id}`, "whoever uses it is refused from now on");
+    const { data } = await ctx.call<Row>("DELETE", path);
     ctx.out.print(data, () => `Revoked ${String(data.id)}`);
   },
 };
@@ -91,11 +98,8 @@ export const services = {
     );
   },
   async refresh(ctx: CommandContext) {
-    ctx.out.progress("listing the upstream's tools");
-    const { data } = await ctx.call<Row>(
-      "POST",
-      `/v1/workspaces/${ctx.workspace()}/services/${ctx.arg(0, "service")}/refresh`,
-    );
+    const path = `/v1/workspaces/${ctx.workspace()}/services/${ctx.arg(0, "service")}/refresh`;
+    const { data } = await ctx.out.busy("listing the upstream's tools", () => ctx.call<Row>("POST", path));
     ctx.out.print(data, () => {
       const counts = ["added", "changed", "removed", "unchanged"].map((k) => {
         const v = data[k];
@@ -105,10 +109,10 @@ export const services = {
     });
   },
   async delete(ctx: CommandContext) {
-    const { data } = await ctx.call<Row>(
-      "DELETE",
-      `/v1/workspaces/${ctx.workspace()}/services/${ctx.arg(0, "service")}`,
-    );
+    const service = ctx.arg(0, "service");
+    const path = `/v1/workspaces/${ctx.workspace()}/services/${service}`;
+    await confirm(ctx, `delete service ${service}`, "its tools can no longer be called");
+    const { data } = await ctx.call<Row>("DELETE", path);
     ctx.out.print(data ?? { deleted: true }, () => "Deleted");
   },
 };

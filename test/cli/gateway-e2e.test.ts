@@ -7,26 +7,9 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { readFileSync } from "node:fs";
 import { describe, expect, inject, it } from "vitest";
+import { api } from "./api.ts";
 
 const base = () => inject("serverUrl");
-
-// oxlint-disable-next-line typescript/no-unnecessary-type-parameters -- the caller names the JSON shape
-async function api<T = Record<string, unknown>>(
-  key: string,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): Promise<{ data: T; headers: Headers }> {
-  const res = await fetch(`${base()}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  expect(res.ok, `${method} ${path}: ${res.status} ${text}`).toBe(true);
-  return { data: (text ? JSON.parse(text) : null) as T, headers: res.headers };
-}
 
 const SEED = readFileSync(new URL("../../dev/examples/search-release-notes.ts", import.meta.url), "utf8");
 const REJECTING_SEED = SEED.replace(

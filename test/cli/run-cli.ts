@@ -13,16 +13,35 @@ export interface CliRun {
   json<T = Record<string, unknown>>(): T;
 }
 
+export interface CliOptions {
+  /** Written to the CLI's stdin (with `tty`, typed into the terminal). */
+  input?: string;
+  /**
+   * Runs the CLI on a pseudo-terminal (util-linux `script`), as a user at a shell would:
+   * stdin, stdout and stderr are all the terminal, so `stdout` holds both streams.
+   */
+  tty?: boolean;
+}
+
+const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
+
 /** Runs the real `rayrun` executable with its own config file, against the test server. */
-export function cli(args: string[], env: Record<string, string> = {}): CliRun {
+export function cli(args: string[], env: Record<string, string> = {}, options: CliOptions = {}): CliRun {
   const configDir = mkdtempSync(join(tmpdir(), "rayrun-cfg-"));
-  const result = spawnSync(process.execPath, ["--experimental-strip-types", "cli/main.ts", ...args], {
+  const command = [process.execPath, "--experimental-strip-types", "cli/main.ts", ...args];
+  const [file, argv]: [string, string[]] = options.tty
+    ? ["script", ["-qec", command.map(quote).join(" "), "/dev/null"]]
+    : [process.execPath, command.slice(1)];
+  const result = spawnSync(file, argv, {
     encoding: "utf8",
+    ...(options.input === undefined ? {} : { input: options.input }),
     env: {
       ...process.env,
       RAYRUN_URL: inject("serverUrl"),
       RAYRUN_KEY: inject("bootstrapKey"),
       RAYRUN_CONFIG: join(configDir, "config.json"),
+      // `script` runs the command with $SHELL -c.
+      ...(options.tty ? { SHELL: "/bin/sh" } : {}),
       ...env,
     },
   });
