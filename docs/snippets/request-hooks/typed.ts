@@ -1,0 +1,3 @@
+export function transform({ request }: RayrunRequestHookInput): RayrunRequest {
+  return { ...request, tools: request.tools.filter((tool) => tool.name !== "shell") };
+}
