@@ -35,6 +35,143 @@ const PROBLEMS = {
 
 export type ProblemCode = keyof typeof PROBLEMS;
 
+/** What a problem means and what the client should do about it: a row of the error catalogue. */
+export interface ProblemGuide {
+  means: string;
+  action: string;
+}
+
+/**
+ * The error catalogue's row for every code (never served: `npm run docs:errors`
+ * writes docs/errors.md from it). Typed by ProblemCode, so a new code does not
+ * compile until it says what it means and what to do.
+ */
+export const PROBLEM_GUIDE = {
+  invalid_request: {
+    means: "The request is not valid; the `errors` member names each field (`path`) and what is wrong",
+    action: "Fix the fields `errors` names and send the request again.",
+  },
+  invalid_json: {
+    means: "The body is not valid JSON",
+    action: "Send a well-formed JSON body.",
+  },
+  json_too_deep: {
+    means: "The body nests arrays and objects deeper than `jsonDepth` (64) levels (`limit`)",
+    action: "Flatten the body to at most `limit` levels.",
+  },
+  unauthorized: {
+    means:
+      "No key or session, an unknown or revoked key, an ended session, or a Cloudflare Access token that fails a check",
+    action: "Send `Authorization: Bearer <key>` with a live key, or sign in to the console again.",
+  },
+  sign_in_link_invalid: {
+    means:
+      "`POST /v1/session`: the sign-in link is unknown, already used or expired (a link works once, for 24 hours)",
+    action: "Ask an admin for a new link (`POST /v1/workspaces/{ws}/users/{userId}/sign-in-links`).",
+  },
+  forbidden: {
+    means:
+      "The key or the user's role lacks the scope the route needs, or the key belongs to another workspace",
+    action:
+      "Use a key of this workspace with the scope (`hooks:read`, `hooks:write`, `tools:call`, `admin`), or ask an admin for a role that has it.",
+  },
+  csrf_failed: {
+    means: "A write with the session cookie lacks the session's `x-csrf-token`, or sends a wrong one",
+    action: "Send the `csrfToken` from `GET /v1/session` as `x-csrf-token`, or use an API key.",
+  },
+  forbidden_origin: {
+    means: "`/mcp`: the Host or Origin is not in the gateway's `MCP_ALLOWED_HOSTS`",
+    action: "Call the gateway under a host name it allows, from a page of an allowed origin.",
+  },
+  not_found: {
+    means:
+      "The route, or a resource in the workspace (service, tool, version, revision, key, user, secret, approval), does not exist",
+    action: "Check the path and the ids in it; list the resources to find the right one.",
+  },
+  workspace_not_found: {
+    means: "The workspace in the path does not exist (only the platform key can name one that does not)",
+    action: "Check the workspace id in the path.",
+  },
+  method_not_allowed: {
+    means: "The route exists, for other methods (`Allow` lists them)",
+    action: "Use one of the methods in `Allow`.",
+  },
+  conflict: {
+    means:
+      "The change conflicts with the current state, e.g. a deleted service, a name already taken, an approval already decided",
+    action: "Read `detail`: it says what is in the way and how to clear it.",
+  },
+  not_tested: {
+    means: "The version has no successful test run, so it cannot be deployed (`version`)",
+    action: "Run the version in the test console (`rayrun hooks test`) until a run passes, then deploy it.",
+  },
+  incompatible_revision: {
+    means:
+      "The revision was compiled against an earlier upstream definition of the tool, so it cannot serve it",
+    action:
+      "Deploy a version (it compiles against the current definition) instead of rolling back to this revision.",
+  },
+  precondition_failed: {
+    means: "`If-Match` names an older ETag: someone saved in between",
+    action: "Read the current state (its ETag), merge your change into it and send it with the new ETag.",
+  },
+  payload_too_large: {
+    means:
+      "The body is over `requestBodyBytes`, or a source or config is over its own limit (`GET /v1/limits`)",
+    action: "Send less: split the file or shrink the config.",
+  },
+  allowance_exceeded: {
+    means: "A workspace byte allowance is exhausted: deployed code or draft history",
+    action: "Drop a shadow deployment or reset hooks you no longer need, then try again.",
+  },
+  unsupported_media_type: {
+    means: "The body is not sent as `application/json`",
+    action: "Send `Content-Type: application/json`.",
+  },
+  compile_failed: {
+    means: "The hook does not compile; `diagnostics[]` gives each error with its line and column",
+    action: "Fix the errors `diagnostics` lists and save again.",
+  },
+  invalid_file_path: {
+    means: "Not a workspace file path (`lib/…` or `plugins/…`, ending in `.ts` or `.js`)",
+    action: "Use a path of that form, URL-encoded in the route (`lib%2Fx.ts`).",
+  },
+  request_hook_failed: {
+    means: "The request hook failed, so nothing was sent to the provider; `hookCode` says why (see below)",
+    action: "Fix the hook or its config as `hookCode` says; sending the request again runs the hook again.",
+  },
+  provider_not_configured: {
+    means:
+      "The workspace config names no provider for this endpoint, or the secret holding its key is not set",
+    action: "An admin sets `providers` in the workspace config and the secret it names.",
+  },
+  precondition_required: {
+    means: "The write needs `If-Match` with the current ETag",
+    action: "Read the resource, then send its ETag as `If-Match`.",
+  },
+  rate_limited: {
+    means: "A quota or request rate is exhausted; `Retry-After` says when to try again",
+    action: "Wait for `Retry-After` seconds, or ask an admin for a higher rate tier.",
+  },
+  internal_error: {
+    means: "Something failed on our side; the detail is in the Worker's log, not in the answer",
+    action:
+      "Try again; if it persists, report the time, the route and (on `/llm`) the `x-rayrun-request-id`.",
+  },
+  upstream_unavailable: {
+    means: "The upstream MCP server could not be reached or did not answer usably",
+    action: "Check the service's URL and the upstream's health, then try again.",
+  },
+  provider_timeout: {
+    means: "The provider sent no response headers within `firstByteMs`",
+    action: "Try again, or raise `providers.<name>.timeouts.firstByteMs` in the workspace config.",
+  },
+  provider_unreachable: {
+    means: "The LLM provider could not be reached (connection refused, DNS, TLS)",
+    action: "Check the provider's `baseUrl` in the workspace config and the provider's status.",
+  },
+} as const satisfies Record<ProblemCode, ProblemGuide>;
+
 export interface Problem {
   code: ProblemCode;
   detail?: string;
