@@ -225,10 +225,21 @@ complete -p rayrun`;
       const out = cli(["completion", shell]);
       expect(out.stdout).toContain(marker);
       expect(out.stdout).toMatch(/hooks.*deploy/);
-      // Checked for syntax only where the shell is installed (it is not part of the test image).
-      const installed = spawnSync("sh", ["-c", `command -v ${shell}`]).status === 0;
-      const status = installed ? spawnSync(shell, ["-n"], { input: out.stdout }).status : 0;
-      expect(status, `${shell} -n`).toBe(0);
+      // `.ci/run` installs both shells (apt-get install zsh fish).
+      const file = join(mkdtempSync(join(tmpdir(), "rayrun-completion-")), `rayrun.${shell}`);
+      writeFileSync(file, out.stdout);
+      const parsed = spawnSync(shell, ["-n", file], { encoding: "utf8" });
+      expect(parsed.error, `${shell} is not installed: apt-get install -y zsh fish`).toBeUndefined();
+      expect(parsed.status, `${shell} -n: ${parsed.stderr}`).toBe(0);
     }
+    const fish = spawnSync(
+      "fish",
+      [
+        "-c",
+        `${cli(["completion", "fish"]).stdout}\ncomplete -C 'rayrun hoo'; complete -C 'rayrun hooks dep'`,
+      ],
+      { encoding: "utf8" },
+    );
+    expect(fish.stdout.split("\n").map((line) => line.split("\t")[0])).toEqual(["hooks", "deploy", ""]);
   });
 });
