@@ -65,6 +65,17 @@ export const LIMITS = {
    */
   pluginHookTimeoutMs: 5000,
 
+  /** Code Mode: `tools.<name>()` calls one `execute` may make. */
+  codeModeCallsPerExecution: 20,
+  /** Code Mode: `tools.<name>()` calls of one `execute` in flight at once (`Promise.all`). */
+  codeModeConcurrentCalls: 8,
+  /** Code Mode: wall time one `execute` may spend awaiting its tool calls, from its start. */
+  codeModeWallTimeMs: 30_000,
+  /** Code Mode: UTF-8 size of the code one `execute` runs. */
+  codeModeCodeBytes: 32 * KiB,
+  /** Code Mode: JSON size of the value one `execute` returns. */
+  codeModeOutputBytes: 64 * KiB,
+
   /** Deterministic time budget of one hook invocation, in fuel units. */
   fuelPerInvocation: 1_000_000,
   /** Hard cap of the QuickJS module's linear memory, shared by every call in an isolate. */

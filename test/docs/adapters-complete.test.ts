@@ -24,6 +24,11 @@ const NOT_FOR_ADAPTERS: Partial<Record<keyof Limits, string>> = {
   pluginHookTimeoutMs: "plugins",
   sandboxImageBytes: "a cache of compiled code in the sandbox: it changes speed, never an outcome",
   sandboxParkedBytes: "hooks that await host calls; an adapter has none",
+  codeModeCallsPerExecution: "Code Mode's execute, whatever hooks run (docs/code-mode.md)",
+  codeModeConcurrentCalls: "Code Mode's execute, whatever hooks run (docs/code-mode.md)",
+  codeModeWallTimeMs: "Code Mode's execute, whatever hooks run (docs/code-mode.md)",
+  codeModeCodeBytes: "Code Mode's execute, whatever hooks run (docs/code-mode.md)",
+  codeModeOutputBytes: "Code Mode's execute, whatever hooks run (docs/code-mode.md)",
 };
 
 const KiB = 1024;

@@ -7,6 +7,8 @@ import { PROBLEM_GUIDE, problemStatus, type ProblemCode } from "../../shared/htt
 import {
   APPROVAL_REFUSALS,
   BEGIN_MARKER,
+  CODE_MODE_FAILURES,
+  CODE_MODE_TOOL_ERRORS,
   END_MARKER,
   HOOK_FAILURES,
   REQUEST_HOOK_FAILURES,
@@ -19,7 +21,7 @@ import { repoFile, repoFiles } from "../workers/api/contract/typecheck";
 const DOC = repoFile("docs/errors.md");
 
 /** Where the gateway writes tool-level codes (refusals, approvals, plugin tools). */
-const GATEWAY_FOLDERS = ["workers/gateway/tool-call", "workers/gateway/plugins"];
+const GATEWAY_FOLDERS = ["workers/gateway/tool-call", "workers/gateway/plugins", "workers/gateway/code-mode"];
 /** Codes written on those lines that never reach a client as a refusal. */
 const NOT_REFUSALS = new Set([
   // A run record's code: an upstream tool error skipped `after`; the client gets the upstream's own result.
@@ -39,6 +41,8 @@ const catalogued = new Set([
   ...Object.keys(TOOL_REFUSALS),
   ...Object.keys(APPROVAL_REFUSALS),
   ...Object.keys(HOOK_FAILURES),
+  ...Object.keys(CODE_MODE_FAILURES),
+  ...Object.keys(CODE_MODE_TOOL_ERRORS),
 ]);
 const gatewaySources = GATEWAY_FOLDERS.flatMap((folder) => repoFiles(folder, ".ts")).map((path) => ({
   path,

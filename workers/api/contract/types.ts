@@ -2,7 +2,7 @@
 // tool's current upstream schemas, plus the ambient API a hook sees in the
 // sandbox (`defineToolAdapter`, the stage inputs and outcomes, `context`).
 // It is a global script (no import/export), so the hook file needs no import.
-import { docText, schemaToTypeDeclarations } from "./schema-to-ts";
+import { docText, schemaToTypeDeclarations } from "../../../shared/contract/schema-to-ts";
 
 export interface AdapterTypesInput {
   /** The upstream tool's input schema. */

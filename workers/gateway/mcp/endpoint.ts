@@ -41,6 +41,7 @@ import { registerPassthrough } from "./passthrough";
 import { forwardClientAnswers } from "./relay";
 import { LazyEventStream } from "./stream";
 import { RpcError, bareMessage } from "./rpc-error";
+import { CODE_MODE_TOOLS, callCodeModeTool, endpointMode, type McpMode } from "../code-mode";
 
 export const SERVER_INFO = { name: "rayrun-gateway", version: "1.0.0" };
 /** The `_meta` key every tool result carries its request id in (the logs' correlation id). */
@@ -125,20 +126,23 @@ async function callTool(
   return withRequestId(answer.result, requestId);
 }
 
-function buildServer(scope: Scope, streaming: boolean): Server {
+function buildServer(scope: Scope, streaming: boolean, mode: McpMode): Server {
   // `logging`: the upstreams' log notifications are relayed to clients that take a stream.
   const offered = offeredCapabilities(scope.catalog);
   const server = new Server(SERVER_INFO, { capabilities: { tools: {}, logging: {}, ...offered } });
   registerPassthrough(server, offered, () => passthroughScope(scope));
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
+    if (mode === "code") return { tools: CODE_MODE_TOOLS };
     const answer = await discoverTools(scope.env, scope.workspaceUid, scope.caller);
     if (answer.kind === "revoked")
       throw new RpcError(ErrorCode.InvalidRequest, "The API key has been revoked.");
     return { tools: answer.tools };
   });
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    callTool(scope, request, streaming ? relayTo(extra.sendNotification) : undefined),
+    mode === "code"
+      ? callCodeModeTool(scope, request)
+      : callTool(scope, request, streaming ? relayTo(extra.sendNotification) : undefined),
   );
   return server;
 }
@@ -257,6 +261,9 @@ export async function serveMcp(
   workspaceUid: string,
   admitted: { caller: Caller; platform: boolean },
 ): Promise<Response> {
+  // `?mode=code` serves Code Mode (../code-mode); its calls take the SDK path below.
+  const mode = endpointMode(request.url);
+  if (mode === null) return refusal(400, ErrorCode.InvalidRequest, 'Unknown mode: use "code", or no mode.');
   const catalog = await workspaceCatalog(env, workspaceUid, admitted.caller.profile);
   const perMinute = catalog.rateLimits.mcpPerMinute;
   const limited = await mcpRateRefusal(env, perMinute, workspaceUid, admitted.caller.keyId);
@@ -292,10 +299,10 @@ export async function serveMcp(
         keyRevoked(env, workspaceUid, admitted),
       );
       if (answers !== null) return answers;
-      const fast = await fastToolCall(scope, request, parsedBody, {
-        json: negotiated.json,
-        stream: takesStream,
-      });
+      const fast =
+        mode === "direct"
+          ? await fastToolCall(scope, request, parsedBody, { json: negotiated.json, stream: takesStream })
+          : null;
       if (fast !== null) return fast;
     }
   }
@@ -306,7 +313,7 @@ export async function serveMcp(
   scope.catalog = current.catalog;
   const headers = new Headers(request.headers);
   headers.set("accept", accept);
-  const server = buildServer(scope, !json);
+  const server = buildServer(scope, !json, mode);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: json,

@@ -1,7 +1,7 @@
 // Concrete type text; that the output is valid TypeScript is checked with
 // esbuild in test/workers/api/compiler (which pays for loading esbuild).
 import { describe, expect, it } from "vitest";
-import { schemaToTypeDeclarations } from "../../../../workers/api/contract/schema-to-ts";
+import { schemaToTypeDeclarations } from "../../../../shared/contract/schema-to-ts";
 import { generateAdapterTypes } from "../../../../workers/api/contract/types";
 
 const typeOf = (schema: unknown) =>

@@ -1,12 +1,14 @@
-// JSON Schema → TypeScript type text, for the editor's generated declarations.
+// JSON Schema → TypeScript type text: the editor's generated declarations (api
+// Worker) and Code Mode's `describe_tools` (gateway) use the same converter, so
+// a tool reads the same in both. Pure: no compiler, no I/O.
 //
 // Hand-written because the maintained converter (json-schema-to-typescript)
 // does not fit a Worker: it formats with prettier and resolves `$ref`s with a
-// resolver built on Node's fs/http, which would also bloat the api Worker.
+// resolver built on Node's fs/http, which would also bloat the Workers.
 // The editor only needs readable, valid, approximately right types; anything
 // this does not model becomes `unknown`, never an error. Its bounds (depth,
 // subschemas, doc comment length) are KNOBS.types*.
-import { KNOBS } from "../../../shared/knobs";
+import { KNOBS } from "../knobs";
 
 type SchemaObject = Record<string, unknown>;
 const isObject = (value: unknown): value is SchemaObject =>

@@ -1,0 +1,54 @@
+// Code Mode on the MCP endpoint: `/mcp/{ws}?mode=code` lists the Code Mode
+// tools instead of the workspace's and answers their calls. The mode is the
+// client's choice per connection (its URL), not the key's: access profiles
+// decide which tools a key may call in either mode, and the same key can run
+// an agent in Direct Mode and another in Code Mode.
+import type { CallToolRequest, CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { isJsonObject } from "../../../shared/json";
+import { parsedJson } from "../../../shared/mcp/tool-results";
+import { RpcError } from "../mcp/rpc-error";
+import type { Scope } from "../mcp/scope";
+import { describeTools, searchTools } from "./discovery";
+import { execute } from "./execute";
+import { DESCRIBE_TOOLS, EXECUTE, SEARCH_TOOLS } from "./tools";
+
+export { CODE_MODE_TOOLS } from "./tools";
+
+export type McpMode = "direct" | "code";
+
+/** The URL's `mode` (absent: Direct Mode), or null when it names no mode. */
+export function endpointMode(url: string): McpMode | null {
+  const mode = new URL(url).searchParams.get("mode");
+  if (mode === null || mode === "direct") return "direct";
+  return mode === "code" ? "code" : null;
+}
+
+/** Where the result's request id goes (the endpoint's key, repeated to avoid importing the endpoint). */
+const REQUEST_ID_META_KEY = "rayrun/requestId";
+
+/** A `tools/call` in Code Mode: one of its three tools, else the JSON-RPC error a client gets for an unknown tool. */
+export async function callCodeModeTool(scope: Scope, request: CallToolRequest): Promise<CallToolResult> {
+  const { name } = request.params;
+  const given = parsedJson(request.params.arguments ?? {});
+  const args = isJsonObject(given) ? given : {};
+  const requestId = crypto.randomUUID();
+  const { env, ctx, workspaceUid, caller, origin } = scope;
+  let result: CallToolResult;
+  try {
+    if (name === SEARCH_TOOLS) result = await searchTools(scope, args);
+    else if (name === DESCRIBE_TOOLS) result = await describeTools(scope, args);
+    else if (name === EXECUTE)
+      result = await execute({ env, ctx, workspaceUid, caller, origin, requestId }, args);
+    else
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `Unknown tool: ${name} (Code Mode offers ${SEARCH_TOOLS}, ${DESCRIBE_TOOLS} and ${EXECUTE})`,
+      );
+  } catch (error) {
+    if (error instanceof RpcError) throw error;
+    console.error("code mode call failed", { requestId, error: String(error) });
+    throw new RpcError(ErrorCode.InternalError, `Internal error (request ${requestId}).`);
+  }
+  return { ...result, _meta: { ...result._meta, [REQUEST_ID_META_KEY]: requestId } };
+}
