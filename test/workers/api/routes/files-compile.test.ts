@@ -148,8 +148,8 @@ describe("test console", () => {
       f,
       "lib/t.ts",
       `export function main() { throw new Error("boom"); }
-       declare const adf: { sys_lambda(x: unknown): Promise<unknown> };
-       export async function nested() { return adf.sys_lambda({ source: "lib/x.ts" }); }`,
+       declare const legacyHost: { sys_lambda(x: unknown): Promise<unknown> };
+       export async function nested() { return legacyHost.sys_lambda({ source: "lib/x.ts" }); }`,
     );
     expect(await testFile(f, "lib/t.ts", { input: null })).toMatchObject({
       ok: false,
@@ -159,7 +159,7 @@ describe("test console", () => {
     expect(await testFile(f, "lib/t.ts", { export: "nested", input: null })).toMatchObject({
       ok: false,
       code: "hook_threw",
-      message: expect.stringContaining("adf"),
+      message: expect.stringContaining("legacyHost"),
     });
     await expectProblem(
       await post(f, "lib/t.ts", "/deployments", { version: 1, channel: "active" }),
