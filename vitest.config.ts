@@ -90,16 +90,7 @@ export default defineConfig(async () => {
             isolate: false,
           },
         },
-        {
-          extends: true as const,
-          test: {
-            name: "whole-database",
-            include: WHOLE_DATABASE,
-            // Its runtime is a fresh one: the first compile there starts esbuild-wasm (about 14 s here
-            // alone, past 30 s beside other suites), which the shared workers runtime pays once.
-            testTimeout: 90_000,
-          },
-        },
+        { extends: true as const, test: { name: "whole-database", include: WHOLE_DATABASE } },
       ],
     },
   };
