@@ -57,8 +57,9 @@ Usage: rayrun <command> [subcommand] [args] [options]
   hooks test --tool T --stage before|after [--arguments JSON] [--result JSON] [--version N]
   hooks deploy <version> --tool T --channel shadow|active
   hooks rollback <revision> --tool T [--channel active|shadow]
-  hooks logs [--tool T] [--stage S] [--outcome O] [--channel C] [--kind K] [--revision R]
-             [--request-id ID] [--since ISO] [--until ISO] [--limit N] [--cursor C]
+  hooks logs [--tool T] [--stage S] [--outcome O] [--channel C] [--kind K] [--mode direct|code]
+             [--revision R] [--request-id ID] [--since ISO] [--until ISO] [--limit N] [--cursor C]
+                                     (--request-id ID: that request and the calls made under it)
   files list [--kind lib|plugin]     files show|history|revisions|export|reset|logs <path>
   files save <path> --file F [--config FILE] [--note TEXT]
   files diff|restore <path> <version>
@@ -101,6 +102,7 @@ const OPTIONS = {
   since: { type: "string" },
   until: { type: "string" },
   kind: { type: "string" },
+  mode: { type: "string" },
   limit: { type: "string" },
   cursor: { type: "string" },
   scopes: { type: "string" },

@@ -244,8 +244,13 @@ export const CODE_MODE_FAILURES = {
   code_mode_failed: {
     means:
       "The code failed in the sandbox; `reason` is the hook failure code (`hook_threw`, `hook_timeout`, …)",
+    action: "Fix the code as the reason says (the hook failures table above).",
+  },
+  approval_required: {
+    means:
+      "A call the code made needs a person's approval (it threw `ApprovalRequired`); `approvalId` names the request, `tool` and `requestId` the call, and nothing of that call was sent",
     action:
-      "Fix the code as the reason says (the hook failures table above); JavaScript only, no type annotations.",
+      'Have an editor approve it, then repeat the same `execute` with `params._meta["rayrun/approvalId"]`: the approved call is sent once when the code reaches it.',
   },
 } as const satisfies Record<CodeModeCode, ProblemGuide>;
 
@@ -344,6 +349,10 @@ export function renderCatalogue(): string {
     '`_meta["rayrun/error"]`, never as an HTTP or JSON-RPC error.',
     "",
     table(["code", "what it means", "what to do"], guideRows(CODE_MODE_FAILURES)),
+    "",
+    'A repeated `execute` (with `params._meta["rayrun/approvalId"]`) whose approval cannot be used ends with the',
+    "code a Direct Mode repeat gets (`approval_used`, `approval_pending`, `revision_changed`, … above), with",
+    "`approvalId`, and `tool` and `requestId` when the approved call was the one refused.",
     "",
     "Inside the code, a failed `tools.<name>(args)` throws a `ToolError` the code can catch. Its `code` is one of",
     "the tool call refusals above, or one of these:",

@@ -78,6 +78,7 @@ export function logQuery(ctx: CommandContext): string {
     "outcome",
     "channel",
     "kind",
+    "mode",
     "revision",
     "request-id",
     "since",
@@ -100,6 +101,7 @@ export async function printLogs(ctx: CommandContext, path: string): Promise<void
     const rows = table(data.items, [
       ["time", (r) => r.at],
       ["tool", (r) => r.toolName ?? r.target],
+      ["mode", (r) => r.mode],
       ["stage", (r) => r.stage],
       ["channel", (r) => r.channel],
       ["outcome", (r) => r.outcome],

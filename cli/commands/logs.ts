@@ -25,6 +25,7 @@ type Page = { items: Row[]; nextCursor: string | null };
 const COLUMNS: [string, number, (r: Row) => unknown][] = [
   ["time", 24, (r) => r.at],
   ["tool", 20, (r) => r.toolName ?? r.target],
+  ["mode", 6, (r) => r.mode],
   ["stage", 8, (r) => r.stage],
   ["channel", 7, (r) => r.channel],
   ["outcome", 9, (r) => r.outcome],

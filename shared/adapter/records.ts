@@ -9,6 +9,7 @@ import {
   type CaptureSettings,
   type RunChannel,
   type RunDetails,
+  type RunMode,
   type RunOutcome,
   type RunRecord,
   type RunStage,
@@ -23,7 +24,16 @@ export interface RecordScope {
   requestId: string;
   /** The service's payload capture flag: arguments and results go into details only when on. */
   payloadCapture: boolean;
+  /** How the call was made; every record the call writes carries it. Absent: `direct`. */
+  mode?: RunMode;
 }
+
+/** What writing a call's records needs of its scope. */
+type WriteScope = Pick<RecordScope, "workspaceUid" | "payloadCapture" | "mode">;
+
+/** The records stamped with the call's mode (plugins' records are built without a scope). */
+const inMode = (records: readonly RunRecord[], mode: RunMode | undefined): readonly RunRecord[] =>
+  mode === undefined ? records : records.map((record) => ({ ...record, mode }));
 
 export interface RecordInput {
   stage: RunStage;
@@ -135,11 +145,11 @@ export function stepRecord(
 export function deferRecords(
   ctx: Pick<ExecutionContext, "waitUntil">,
   env: { DB: D1Database; LOG_BATCH_MS?: string },
-  scope: Pick<RecordScope, "workspaceUid" | "payloadCapture">,
+  scope: WriteScope,
   records: readonly RunRecord[],
 ): void {
   if (records.length === 0) return;
-  deferRuns(ctx, env, records, () => captureSettings(env, scope));
+  deferRuns(ctx, env, inMode(records, scope.mode), () => captureSettings(env, scope));
 }
 
 /** Whether details are kept: the service's payload capture, then (only when on) the workspace's policy. */
@@ -155,11 +165,11 @@ async function captureSettings(
 /** Writes records now (for work that already runs in `waitUntil`, like shadow runs). */
 export async function writeRecords(
   env: { DB: D1Database },
-  scope: Pick<RecordScope, "workspaceUid" | "payloadCapture">,
+  scope: WriteScope,
   records: readonly RunRecord[],
 ): Promise<void> {
   if (records.length === 0) return;
-  await recordRuns(env, records, await captureSettings(env, scope));
+  await recordRuns(env, inMode(records, scope.mode), await captureSettings(env, scope));
 }
 
 /**
@@ -169,7 +179,7 @@ export async function writeRecords(
 export class Recorder {
   readonly #runs: RunRecord[] = [];
 
-  constructor(private readonly scope: Pick<RecordScope, "workspaceUid" | "payloadCapture">) {}
+  constructor(private readonly scope: WriteScope) {}
 
   record(run: RunRecord): void {
     this.#runs.push(run);

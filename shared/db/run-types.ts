@@ -5,11 +5,21 @@
 import type { Json } from "../json";
 import type { LogEntry } from "../sandbox/types";
 
-export const HOOK_KINDS = ["tool_adapter", "request_hook", "plugin"] as const;
+/** `code_mode`: a Code Mode `execute`, the model's code that made the calls recorded under its request id. */
+export const HOOK_KINDS = ["tool_adapter", "request_hook", "plugin", "code_mode"] as const;
 export type HookKind = (typeof HOOK_KINDS)[number];
 export const RUN_CHANNELS = ["active", "shadow"] as const;
 export type RunChannel = (typeof RUN_CHANNELS)[number];
-/** `pipeline` records a refusal that happened outside any hook (access, validation, approval, recheck). */
+/**
+ * How the tool call a record belongs to was made: `code` for a Code Mode
+ * execution and the calls its code made, `direct` for everything else.
+ */
+export const RUN_MODES = ["direct", "code"] as const;
+export type RunMode = (typeof RUN_MODES)[number];
+/**
+ * `pipeline` records a refusal that happened outside any hook (access, validation, approval, recheck);
+ * `execute` a Code Mode execution as a whole.
+ */
 export const RUN_STAGES = [
   "before",
   "after",
@@ -19,6 +29,7 @@ export const RUN_STAGES = [
   "chat.params",
   "tool.execute.before",
   "tool.execute.after",
+  "execute",
 ] as const;
 export type RunStage = (typeof RUN_STAGES)[number];
 
@@ -59,6 +70,8 @@ export interface RunMetadata {
   /** Request hooks: the loop name; plugins: the plugin name. */
   loop?: string | null;
   plugin?: string | null;
+  /** Absent: `direct`. */
+  mode?: RunMode;
   /** ISO-8601 UTC. */
   at: string;
 }

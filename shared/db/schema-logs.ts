@@ -2,7 +2,7 @@
 // and the retention sweep's resume point. docs/storage.md.
 import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import type { HookKind, RunChannel, RunDetails, RunOutcome, RunStage } from "./run-types";
+import type { HookKind, RunChannel, RunDetails, RunMode, RunOutcome, RunStage } from "./run-types";
 import { workspaceRef } from "./columns";
 
 export const hookRuns = sqliteTable(
@@ -27,6 +27,8 @@ export const hookRuns = sqliteTable(
     shadowDiffered: integer("shadow_differed", { mode: "boolean" }),
     loop: text("loop"),
     plugin: text("plugin"),
+    /** `code` for a Code Mode execution and the calls its code made; rows from before the column are `direct`. */
+    mode: text("mode").$type<RunMode>().notNull().default("direct"),
     /** ISO-8601 UTC time of the run. */
     at: text("at").notNull(),
     /** JSON text of the captured details, or null (not captured, or cleared by retention). */

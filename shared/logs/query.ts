@@ -1,9 +1,17 @@
 // Reading hook-run records: filters, newest first, cursor pages.
-import { and, desc, eq, gte, lt, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, lt, or, type SQL } from "drizzle-orm";
 import { database } from "../db/client";
 import { hookRuns } from "../db/schema";
 import { newId } from "../ids";
-import type { HookKind, RunChannel, RunDetails, RunMetadata, RunOutcome, RunStage } from "../db/run-types";
+import type {
+  HookKind,
+  RunChannel,
+  RunDetails,
+  RunMetadata,
+  RunMode,
+  RunOutcome,
+  RunStage,
+} from "../db/run-types";
 import { RUN_ID_PREFIX } from "./writer";
 
 /** The shape of a run id: the prefix, 10 time characters and 12 random ones. */
@@ -25,7 +33,9 @@ export interface RunFilters {
   channel?: RunChannel;
   kind?: HookKind;
   revisionId?: string;
+  /** The request's runs and those of the calls made under it (`<id>.1`, `<id>.2`, … of a Code Mode execution). */
   requestId?: string;
+  mode?: RunMode;
   /** Inclusive, epoch ms. */
   sinceMs?: number;
   /** Inclusive, epoch ms. */
@@ -33,10 +43,11 @@ export interface RunFilters {
 }
 
 /** One record as the API answers it; `details` is present only for callers allowed to see details. */
-export interface RunView extends Omit<RunMetadata, "loop" | "plugin"> {
+export interface RunView extends Omit<RunMetadata, "loop" | "plugin" | "mode"> {
   id: string;
   loop: string | null;
   plugin: string | null;
+  mode: RunMode;
   details?: RunDetails | null;
 }
 
@@ -62,9 +73,21 @@ function runView(row: Row, withDetails: boolean): RunView {
     shadowDiffered: row.shadowDiffered,
     loop: row.loop,
     plugin: row.plugin,
+    mode: row.mode,
     ...(withDetails ? { details: row.details } : {}),
   };
 }
+
+/**
+ * The request's own runs and its child calls' (`<id>.<n>`, at any depth): the
+ * children are exactly the ids in [`<id>.`, `<id>/`), since "/" follows "." in
+ * byte order, so both halves use the request-id index.
+ */
+const requestAndChildren = (requestId: string): SQL | undefined =>
+  or(
+    eq(hookRuns.requestId, requestId),
+    and(gte(hookRuns.requestId, `${requestId}.`), lt(hookRuns.requestId, `${requestId}/`)),
+  );
 
 /** A page of runs, newest first; `nextCursor` is the last item's id while more may follow. */
 export async function listRuns(
@@ -81,7 +104,8 @@ export async function listRuns(
     filters.channel === undefined ? undefined : eq(hookRuns.channel, filters.channel),
     filters.kind === undefined ? undefined : eq(hookRuns.kind, filters.kind),
     filters.revisionId === undefined ? undefined : eq(hookRuns.revisionId, filters.revisionId),
-    filters.requestId === undefined ? undefined : eq(hookRuns.requestId, filters.requestId),
+    filters.requestId === undefined ? undefined : requestAndChildren(filters.requestId),
+    filters.mode === undefined ? undefined : eq(hookRuns.mode, filters.mode),
     filters.sinceMs === undefined ? undefined : gte(hookRuns.id, runIdBound(filters.sinceMs)),
     filters.untilMs === undefined ? undefined : lt(hookRuns.id, runIdBound(filters.untilMs + 1)),
     page.cursor === undefined ? undefined : lt(hookRuns.id, page.cursor),

@@ -56,6 +56,7 @@ function toRow(record: RunRecord, keepDetails: boolean, now: number): RunRow {
     shadowDiffered: record.shadowDiffered,
     loop: record.loop ?? null,
     plugin: record.plugin ?? null,
+    mode: record.mode ?? "direct",
     at: new Date(ms).toISOString(),
     details,
     detailsCapturedAt: details === null ? null : new Date(now).toISOString(),

@@ -261,7 +261,7 @@ describe("rayrun approvals and logs", () => {
     try {
       await until(() => stdout.startsWith("TIME"));
       expect(await callEcho("followed")).toMatchObject({ content: [{ type: "text", text: "followed" }] });
-      await until(() => /^\S+\s+echo\s+before\s+active\s+continue\b/m.test(stdout));
+      await until(() => /^\S+\s+echo\s+direct\s+before\s+active\s+continue\b/m.test(stdout));
       // Only runs after --since: the header and the new run.
       expect(stdout.trim().split("\n")).toHaveLength(2);
     } finally {

@@ -2,7 +2,19 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { APPROVAL_ADAPTER, SUFFIX_ADAPTER } from "./adapters";
-import { call, callTool, connect, createKey, deploy, json, refusalOf, runs, setup, type Gw } from "./harness";
+import {
+  call,
+  callTool,
+  connect,
+  createKey,
+  deploy,
+  json,
+  refusalOf,
+  runs,
+  setup,
+  type Gw,
+  riskyEchoKey,
+} from "./harness";
 
 const approvalsPath = (g: Gw) => `/v1/workspaces/${g.ws}/approvals`;
 const decide = (g: Gw, id: string, decision: "approve" | "deny") =>
@@ -170,15 +182,7 @@ describe("approvals", () => {
 
   it("a tool at or above the profile's approval risk needs approval without any adapter", async () => {
     const g = await setup();
-    await json(
-      await call("PUT", `/v1/workspaces/${g.ws}/tools/${g.tools.echo}/gateway`, { body: { risk: "high" } }),
-      200,
-    );
-    await json(
-      await call("PUT", `/v1/workspaces/${g.ws}/access-profiles/careful`, { body: { approvalRisk: "high" } }),
-      200,
-    );
-    const { key } = await createKey(g.ws, { scopes: ["tools:call"], actor: "careful", profile: "careful" });
+    const key = await riskyEchoKey(g);
     const client = await connect(g, key);
     // medium risk (the default) stays below the threshold.
     expect((await callTool(client, "search_release_notes", { q: "x" })).isError).toBeFalsy();

@@ -255,3 +255,19 @@ export async function runs(g: Gw): Promise<RunRow[]> {
     .all<RunRow>();
   return results;
 }
+
+/**
+ * A `tools:call` key whose access profile asks for approval at risk `high`, with echo's risk set to high:
+ * echo then needs approval without any adapter.
+ */
+export async function riskyEchoKey(g: Gw): Promise<string> {
+  await json(
+    await call("PUT", `/v1/workspaces/${g.ws}/tools/${g.tools.echo}/gateway`, { body: { risk: "high" } }),
+    200,
+  );
+  await json(
+    await call("PUT", `/v1/workspaces/${g.ws}/access-profiles/careful`, { body: { approvalRisk: "high" } }),
+    200,
+  );
+  return (await createKey(g.ws, { scopes: ["tools:call"], actor: "careful", profile: "careful" })).key;
+}

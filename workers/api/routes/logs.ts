@@ -11,7 +11,7 @@ import { database } from "../../../shared/db/client";
 import { ProblemException } from "../../../shared/http/problem";
 import { isTarget } from "../../../shared/lifecycle/target";
 import { listRuns, RUN_ID, type RunFilters, type RunView } from "../../../shared/logs/query";
-import { HOOK_KINDS, RUN_CHANNELS, RUN_OUTCOMES, RUN_STAGES } from "../../../shared/db/run-types";
+import { HOOK_KINDS, RUN_CHANNELS, RUN_MODES, RUN_OUTCOMES, RUN_STAGES } from "../../../shared/db/run-types";
 import { requireScope } from "../middleware/auth";
 import { PAGE } from "../middleware/page";
 import { validQuery } from "../middleware/validate";
@@ -30,8 +30,17 @@ const TargetLogsQuery = z
     outcome: z.enum(RUN_OUTCOMES).optional(),
     channel: z.enum(RUN_CHANNELS).optional(),
     kind: z.enum(HOOK_KINDS).optional(),
+    mode: z
+      .enum(RUN_MODES)
+      .optional()
+      .describe("code: Code Mode executions and the calls their code made; direct: every other run"),
     revision: z.string().min(1).max(200).optional().describe("Deployment revision id"),
-    requestId: z.string().min(1).max(200).optional(),
+    requestId: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("The request's runs and those of the calls made under it (<id>.1, <id>.2, … from Code Mode)"),
     since: instant.optional().describe("Runs at or after this time"),
     until: instant.optional().describe("Runs at or before this time"),
     limit: z.coerce.number().int().min(1).max(200).default(50),
@@ -77,6 +86,7 @@ function filtersOf(workspaceUid: string, q: TargetQuery): RunFilters {
     outcome: q.outcome,
     channel: q.channel,
     kind: q.kind,
+    mode: q.mode,
     revisionId: q.revision,
     requestId: q.requestId,
     ...timeRange(q),

@@ -25,18 +25,29 @@ type ToolContentBlock =
 
 /** Thrown by a tool call that the gateway refused (code, reason) or that its upstream failed (code "upstream_error" or "upstream_tool_error"). */
 declare class ToolError extends Error {
-  readonly name: "ToolError";
+  readonly name: "ToolError" | "ApprovalRequired";
   /** A stable code: the one a Direct Mode call would carry in _meta["rayrun/error"]. */
   readonly code: string;
   readonly reason?: string;
   /** The call's request id, as its run records and logs show it. */
   readonly requestId: string;
-  /** An approval the call asked for (approval_required). */
+  /** The approval the call asked for (approval_required), or the one a refused approved call carried. */
   readonly approvalId?: string;
   /** The upstream's JSON-RPC error code (upstream_error). */
   readonly rpcCode?: number;
   /** The upstream's JSON-RPC error data, or its error result's content (upstream_tool_error). */
   readonly data?: ToolJson;
+}
+
+/**
+ * Thrown by a tool call that needs a person's approval. It ends the execution, even if the code catches it:
+ * execute answers the error approval_required with this approvalId. Once the approval is approved, the client
+ * repeats the same execute with _meta["rayrun/approvalId"], and this call is then sent, once, as approved.
+ */
+declare class ApprovalRequired extends ToolError {
+  readonly name: "ApprovalRequired";
+  readonly code: "approval_required";
+  readonly approvalId: string;
 }
 
 /** Kept with the execution and returned as its \`logs\`; message and data are bounded. */
@@ -65,7 +76,14 @@ function typeStem(name: string, taken: Set<string>): string {
  * without an output schema resolves to `{ content }`, as its call does.
  */
 export function codeModeDeclarations(tools: readonly PublicTool[]): string {
-  const taken = new Set(["ToolJson", "ToolContentBlock", "ToolError", "tools", "console"]);
+  const taken = new Set([
+    "ToolJson",
+    "ToolContentBlock",
+    "ToolError",
+    "ApprovalRequired",
+    "tools",
+    "console",
+  ]);
   const types: string[] = [];
   const members: string[] = [];
   for (const tool of tools) {

@@ -8,6 +8,8 @@
 // call past the call or concurrency bound, or one still awaited when the wall
 // time is up, never starts or is abandoned, and the bound it broke is sticky —
 // the execution ends with its code whatever the code does after catching it.
+// Approvals end it the same way (approvals.ts): a call that needs one ends the
+// execution naming it, and a repeated execution sends its approved call once.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isJsonObject, utf8Bytes, type Json, type JsonObject } from "../../../shared/json";
 import { LIMITS } from "../../../shared/limits";
@@ -18,7 +20,8 @@ import { bareMessage } from "../mcp/rpc-error";
 import type { McpOrigin } from "../mcp/origin";
 import type { Caller, GatewayEnv, ToolCallAnswer } from "../tool-call/call-types";
 import { handleToolCall } from "../tool-call/tool-call";
-import { executionFailed, invalidArguments, structured, type CodeModeCode } from "./results";
+import { approvalEnd, approvalFor, repeatApproval, type RepeatApproval } from "./approvals";
+import { executionFailed, invalidArguments, structured, type ExecutionEnd } from "./results";
 import { CODE_MODE_EXTENSION, ENTRY, executionModule, TOOL_HOST_CALL } from "./sandbox";
 
 export interface ExecuteScope {
@@ -29,12 +32,14 @@ export interface ExecuteScope {
   origin: McpOrigin;
   /** The execution's request id; its calls' ids are children of it. */
   requestId: string;
+  /** `_meta["rayrun/approvalId"]` of a repeated execution. */
+  approvalId?: string;
 }
 
 /** Test seams; never set in production. */
 export const codeModeFaults: { wallTimeMs?: number } = {};
 
-type Broken = RefusalMeta & { code: CodeModeCode };
+type Broken = ExecutionEnd;
 
 /** One execution's bookkeeping, shared by its host calls. */
 interface Execution {
@@ -42,8 +47,10 @@ interface Execution {
   deadline: number;
   started: number;
   inFlight: number;
-  /** The first bound the execution broke: it ends with this, whatever the code does next. */
+  /** The first bound the execution broke (or approval that ended it): it ends with this, whatever the code does next. */
   broken: Broken | null;
+  /** The approval a repeated execution carries, for the call it was given for. */
+  approval: RepeatApproval | null;
 }
 
 const EXTENSIONS = [JSON_RETURN_EXTENSION, CODE_MODE_EXTENSION];
@@ -124,15 +131,20 @@ async function toolCall(run: Execution, input: Json): Promise<Json> {
     });
   }
   const { env, ctx, workspaceUid, caller, origin } = run.scope;
-  const call = handleToolCall(env, ctx, {
-    workspaceUid,
-    name,
-    arguments: args,
-    approvalId: null,
-    caller,
-    requestId,
-    ...origin,
-  });
+  // Chained, not awaited here: the bounds above count this call from now.
+  const approved = approvalFor(run.approval, name, args);
+  const call = approved.then((approvalId) =>
+    handleToolCall(env, ctx, {
+      workspaceUid,
+      name,
+      arguments: args,
+      approvalId,
+      caller,
+      requestId,
+      ...origin,
+      mode: "code",
+    }),
+  );
   // A call the execution stops awaiting (time up, or the code ended first) still runs to its end
   // and writes its run records.
   ctx.waitUntil(
@@ -149,6 +161,8 @@ async function toolCall(run: Execution, input: Json): Promise<Json> {
   try {
     const answer = await Promise.race([call, expired]);
     if (answer === "expired") throw breakBound(run, timeUp());
+    const ended = approvalEnd(answer, { name, requestId, approvalId: await approved });
+    if (ended !== null) run.broken ??= ended;
     return reply(answer, name, requestId);
   } catch (error) {
     if (run.broken !== null) throw error;
@@ -179,6 +193,13 @@ export async function execute(scope: ExecuteScope, args: JsonObject): Promise<Ca
       [],
     );
   }
+  let approval: RepeatApproval | null = null;
+  if (scope.approvalId !== undefined) {
+    const repeat = await repeatApproval(scope.env, scope.workspaceUid, scope.caller, scope.approvalId);
+    // An approval no call could use ends the repeat before any of its calls runs again.
+    if (!repeat.ok) return executionFailed({ ...repeat.meta, approvalId: scope.approvalId }, []);
+    approval = repeat.approval;
+  }
   const now = Date.now();
   const run: Execution = {
     scope,
@@ -186,6 +207,7 @@ export async function execute(scope: ExecuteScope, args: JsonObject): Promise<Ca
     started: 0,
     inFlight: 0,
     broken: null,
+    approval,
   };
   const report = await runModuleExport({
     code: executionModule(code),

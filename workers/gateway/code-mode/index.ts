@@ -5,9 +5,11 @@
 // an agent in Direct Mode and another in Code Mode.
 import type { CallToolRequest, CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { APPROVAL_META_KEY } from "../../../shared/approvals";
 import { isJsonObject } from "../../../shared/json";
 import { parsedJson } from "../../../shared/mcp/tool-results";
 import { RpcError } from "../mcp/rpc-error";
+import { recordExecution } from "../tool-call/execution-record";
 import type { Scope } from "../mcp/scope";
 import { describeTools, searchTools } from "./discovery";
 import { execute } from "./execute";
@@ -32,15 +34,39 @@ export async function callCodeModeTool(scope: Scope, request: CallToolRequest): 
   const { name } = request.params;
   const given = parsedJson(request.params.arguments ?? {});
   const args = isJsonObject(given) ? given : {};
+  // A repeated `execute` after an approval; as in Direct Mode, anything but a string is refused.
+  const approvalId = request.params._meta?.[APPROVAL_META_KEY];
+  if (approvalId !== undefined && typeof approvalId !== "string") {
+    throw new RpcError(ErrorCode.InvalidParams, `_meta["${APPROVAL_META_KEY}"] must be a string.`);
+  }
   const requestId = crypto.randomUUID();
   const { env, ctx, workspaceUid, caller, origin } = scope;
   let result: CallToolResult;
   try {
     if (name === SEARCH_TOOLS) result = await searchTools(scope, args);
     else if (name === DESCRIBE_TOOLS) result = await describeTools(scope, args);
-    else if (name === EXECUTE)
-      result = await execute({ env, ctx, workspaceUid, caller, origin, requestId }, args);
-    else
+    else if (name === EXECUTE) {
+      const started = performance.now();
+      result = await execute(
+        {
+          env,
+          ctx,
+          workspaceUid,
+          caller,
+          origin,
+          requestId,
+          ...(approvalId === undefined ? {} : { approvalId }),
+        },
+        args,
+      );
+      // The execution's own run record: the parent its calls' `<id>.n` records hang under.
+      recordExecution(
+        env,
+        ctx,
+        { workspaceUid, requestId, arguments: args, durationMs: performance.now() - started },
+        result,
+      );
+    } else
       throw new RpcError(
         ErrorCode.InvalidParams,
         `Unknown tool: ${name} (Code Mode offers ${SEARCH_TOOLS}, ${DESCRIBE_TOOLS} and ${EXECUTE})`,

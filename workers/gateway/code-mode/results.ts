@@ -13,7 +13,20 @@ export type CodeModeCode =
   | "code_mode_concurrency_limit"
   | "code_mode_time_limit"
   | "code_mode_output_too_large"
-  | "code_mode_failed";
+  | "code_mode_failed"
+  /** A call the code made needs approval: `approvalId` names it. */
+  | "approval_required";
+
+/**
+ * An execution ended by an approval: a call that needs one, or the approval of
+ * a repeated execution refused (`code` is then Direct Mode's: `approval_used`,
+ * `revision_changed`, …). `tool` and `requestId` name the call that ended it,
+ * when a call did (a repeat whose approval no call could use runs no code).
+ */
+export type ApprovalEnd = RefusalMeta & { approvalId: string; tool?: string; requestId?: string };
+
+/** What an execution that did not return ended with. */
+export type ExecutionEnd = (RefusalMeta & { code: CodeModeCode }) | ApprovalEnd;
 
 /** Arguments of a Code Mode tool that do not fit its input schema (the code Direct Mode uses for the same). */
 export const invalidArguments = (message: string): CallToolResult =>
@@ -26,10 +39,7 @@ export const structured = (value: JsonObject, text: string = JSON.stringify(valu
 });
 
 /** An execution that ended with `meta`; its logs so far follow the message, for the model to read. */
-export function executionFailed(
-  meta: RefusalMeta & { code: CodeModeCode },
-  logs: LogEntry[],
-): CallToolResult {
+export function executionFailed(meta: ExecutionEnd, logs: LogEntry[]): CallToolResult {
   const result = refusal(meta);
   if (logs.length > 0) result.content.push({ type: "text", text: JSON.stringify({ logs }) });
   return result;

@@ -1,16 +1,20 @@
-// What `execute` runs in the sandbox: the model's function body as the one
+// What `execute` runs in the sandbox: the model's function body, its types erased, as the one
 // export of a module, with a prelude extension that gives it three globals and
 // no capability of its own:
 //  - `tools`: any property is an async function whose call is one host call
 //    `tool` ({ name, arguments }); the host answers { ok, value } or
 //    { ok: false, error }, and an error becomes a thrown ToolError, so the
 //    code can catch it;
-//  - `ToolError`: that error's class (`code`, `reason`, `message`, …);
+//  - `ToolError`: that error's class (`code`, `reason`, `message`, …), and
+//    `ApprovalRequired`, its subclass for a call that needs a person's
+//    approval (`approvalId`); catching it changes nothing, the host has
+//    already ended the execution with the approval (execute.ts);
 //  - `console`: loggers kept with the execution (the sandbox's log bounds).
 // The host call is the same mechanism request hooks use for `rayrun.lambda`
 // and `rayrun.model`: the execution parks while a call is in flight, and calls
 // started together (`Promise.all`) are in flight together.
 import type { PreludeExtension } from "../../../shared/sandbox";
+import { stripTypes } from "./strip-types";
 
 /** The host call every `tools.<name>(args)` makes. */
 export const TOOL_HOST_CALL = "tool";
@@ -32,9 +36,18 @@ class ToolError extends codeModeErrorBase {
   }
 }
 defineProp(G, "ToolError", descriptor(ToolError, false, true, true));
+class ApprovalRequired extends ToolError {
+  constructor(info) {
+    super(info);
+    defineProp(this, "name", descriptor("ApprovalRequired", false, true, true));
+  }
+}
+defineProp(G, "ApprovalRequired", descriptor(ApprovalRequired, false, true, true));
 const codeModeSettle = (reply) => {
   if (isObjectLike(reply) && reply.ok === true) return reply.value;
-  throw new ToolError(isObjectLike(reply) ? reply.error : null);
+  const error = isObjectLike(reply) ? reply.error : null;
+  if (isObjectLike(error) && error.code === "approval_required") throw new ApprovalRequired(error);
+  throw new ToolError(error);
 };
 const codeModeCall = (name, args) =>
   apply(promiseThen, callHost(${JSON.stringify(TOOL_HOST_CALL)}, { name: name, arguments: args === undefined ? null : args }), [codeModeSettle]);
@@ -74,9 +87,15 @@ export const CODE_MODE_EXTENSION: PreludeExtension = { name: "code-mode", source
 export const ENTRY = "main";
 
 /**
- * The model's function body as compiled code (the compiler's module shape:
- * `__rayrunModule` holds the exports). Text that closes the function early
- * only changes its own module: the sandbox lends it nothing either way.
+ * The model's function body, its TypeScript erased line for line
+ * (strip-types.ts), as compiled code (the compiler's module shape:
+ * `__rayrunModule` holds the exports). Code that cannot be erased becomes a
+ * body that throws a SyntaxError saying why, so the execution fails like any
+ * other syntax error. Text that closes the function early only changes its own
+ * module: the sandbox lends it nothing either way.
  */
-export const executionModule = (body: string): string =>
-  `var __rayrunModule = (() => {\nreturn { ${ENTRY}: async function () {\n${body}\n} };\n})();`;
+export function executionModule(source: string): string {
+  const stripped = stripTypes(source);
+  const body = stripped.ok ? stripped.body : `throw new SyntaxError(${JSON.stringify(stripped.message)});`;
+  return `var __rayrunModule = (() => {\nreturn { ${ENTRY}: async function () {\n${body}\n} };\n})();`;
+}

@@ -81,9 +81,10 @@ export const CODE_MODE_TOOLS: Tool[] = [
   {
     name: EXECUTE,
     description: [
-      "Runs `code`, the body of an async JavaScript function (JavaScript only, no TypeScript syntax), in a sandbox with no network and no other capability.",
+      "Runs `code`, the body of an async TypeScript or JavaScript function (types are erased, not checked), in a sandbox with no network and no other capability.",
       "Call tools with `await tools.<name>(args)`: each call is one gateway tool call with the workspace's hooks and access rules, and resolves to the tool's structuredContent (or `{ content }` when it declares no output schema).",
       "A refused or failed call throws a `ToolError` with `code`, `reason` and `message`, which the code may catch. `console.log` and friends are kept as `logs`.",
+      "A call that needs a person's approval throws `ApprovalRequired` and ends the execution with its `approvalId`; once it is approved, the client repeats the same `execute` and that call goes through once.",
       "`return` a JSON value: the answer is `{ result, logs }`.",
       `Bounds: ${LIMITS.codeModeCallsPerExecution} tool calls, ${LIMITS.codeModeConcurrentCalls} at once (Promise.all works), ${LIMITS.codeModeWallTimeMs / 1000} s awaiting them, ${kib(LIMITS.codeModeCodeBytes)} of code, ${kib(LIMITS.codeModeOutputBytes)} of result.`,
     ].join(" "),

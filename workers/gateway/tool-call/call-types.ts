@@ -4,6 +4,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { AccessDecision } from "../../../shared/access";
 import type { JsonObject } from "../../../shared/json";
+import type { RunMode } from "../../../shared/logs";
 import type { RelayCapabilities } from "../upstream/client-session";
 import type { RefusalMeta } from "../../../shared/mcp/tool-results";
 
@@ -28,6 +29,8 @@ export interface ToolCallRequest {
   loop?: string;
   /** The client's MCP session id (`mcp-session-id`), when it sent one. */
   sessionId?: string;
+  /** `code` for a call made from Code Mode's `execute`: its run records say so. Absent: Direct Mode. */
+  mode?: RunMode;
   /** The client's `_meta.progressToken`, sent upstream with the call. */
   progressToken?: string | number;
   /** Delivers the upstream's progress and log notifications to the client, when it has a stream for them. */

@@ -55,6 +55,7 @@ export function indexedCall(
     toolName: tool.publicName ?? tool.upstreamName,
     requestId: req.requestId,
     payloadCapture: service.payloadCapture,
+    mode: req.mode,
   };
   return {
     env,

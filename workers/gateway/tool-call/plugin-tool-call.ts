@@ -78,7 +78,7 @@ export async function findPluginTool(
       ...clientOrigin(req),
       toolName: def.id,
     },
-    recorder: new Recorder({ workspaceUid: req.workspaceUid, payloadCapture: false }),
+    recorder: new Recorder({ workspaceUid: req.workspaceUid, payloadCapture: false, mode: req.mode }),
   };
 }
 

@@ -31,6 +31,7 @@ export async function unavailableOrUnknown(
     toolName: req.name,
     requestId: req.requestId,
     payloadCapture: false,
+    mode: req.mode,
   };
   const recorder = new Recorder(scope);
   recorder.record(

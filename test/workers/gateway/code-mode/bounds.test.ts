@@ -113,8 +113,8 @@ describe("hostile executions fail closed, and the next one works", () => {
       reason: "hook_invalid_return",
     },
     {
-      name: "TypeScript syntax (JavaScript only)",
-      code: `const n: number = 1; return n;`,
+      name: "a syntax error in TypeScript",
+      code: `const n: number = ; return n;`,
       reason: "hook_threw",
     },
   ];

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { AFTER_MARKER_ADAPTER, REJECT_ADAPTER, SEED_ADAPTER } from "../adapters";
 import { call, createKey, deploy, json, runs, setup } from "../harness";
-import { callCode, connectCode, failure, run } from "./harness";
+import { callCode, callRuns, connectCode, failure, run } from "./harness";
 
 describe("execute", () => {
   it("chains two tools: a search, then an echo of its first result, each call recorded under a child request id", async () => {
@@ -31,10 +31,12 @@ describe("execute", () => {
     ]);
     const executionId = answer._meta?.["rayrun/requestId"];
     expect(executionId).toEqual(expect.any(String));
+    // The calls' records, then the execution's own, written when it ended.
     const records = await runs(g);
-    expect(records.map((r) => [r.tool_name, r.stage, r.request_id])).toEqual([
-      ["search_release_notes", "before", `${String(executionId)}.1`],
-      ["search_release_notes", "after", `${String(executionId)}.1`],
+    expect(records.map((r) => [r.tool_name, r.stage, r.outcome, r.request_id])).toEqual([
+      ["search_release_notes", "before", "continue", `${String(executionId)}.1`],
+      ["search_release_notes", "after", "return", `${String(executionId)}.1`],
+      ["execute", "execute", "return", String(executionId)],
     ]);
     await client.close();
   });
@@ -101,7 +103,7 @@ describe("execute", () => {
       message: "upstream failure: boom",
       data: [{ type: "text", text: "upstream failure: boom" }],
     });
-    const records = await runs(g);
+    const records = await callRuns(g);
     expect(records.map((r) => [r.stage, r.outcome, r.code])).toEqual([
       ["before", "continue", null],
       ["after", "passed", "upstream_error"],

@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { CallToolResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
 import { expect } from "vitest";
-import { gatewayFetch, type Gw } from "../harness";
+import { gatewayFetch, runs, type Gw, type RunRow } from "../harness";
 
 /** An official-SDK MCP client connected to `/mcp/{ws}?mode=code` with `key`. */
 export async function connectCode(g: Gw, key: string = g.callKey): Promise<Client> {
@@ -56,4 +56,44 @@ export async function failure(client: Client, code: string): Promise<CodeModeErr
   const meta = answer._meta?.["rayrun/error"] as CodeModeError;
   expect(answer.content[0]).toEqual({ type: "text", text: meta.message });
   return meta;
+}
+
+/** `execute` of `code` repeated after an approval: `_meta["rayrun/approvalId"]` on its tools/call request. */
+export async function executeApproved(
+  client: Client,
+  code: string,
+  approvalId: string,
+): Promise<CallToolResult> {
+  return CallToolResultSchema.parse(
+    await client.callTool({
+      name: "execute",
+      arguments: { code },
+      _meta: { "rayrun/approvalId": approvalId },
+    }),
+  );
+}
+
+export interface ApprovalEnded extends CodeModeError {
+  approvalId: string;
+  tool?: string;
+  requestId?: string;
+}
+
+/** What an execution ended by an approval answers in `_meta["rayrun/error"]` (a tool error result). */
+export function approvalEnded(answer: CallToolResult): ApprovalEnded {
+  expect(answer).toMatchObject({
+    isError: true,
+    _meta: { "rayrun/error": { code: expect.any(String), approvalId: expect.any(String) } },
+  });
+  const meta = answer._meta?.["rayrun/error"] as ApprovalEnded;
+  expect(answer.content[0]).toEqual({ type: "text", text: meta.message });
+  return meta;
+}
+
+/**
+ * The run records of the calls the code made, oldest first: every record but the executions' own
+ * (kind code_mode, stage execute), which logs.test.ts and the chaining test in execute.test.ts check.
+ */
+export async function callRuns(g: Gw): Promise<RunRow[]> {
+  return (await runs(g)).filter((r) => r.stage !== "execute");
 }

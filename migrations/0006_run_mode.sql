@@ -1,0 +1,1 @@
+ALTER TABLE `hook_runs` ADD `mode` text DEFAULT 'direct' NOT NULL;
