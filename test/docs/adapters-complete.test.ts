@@ -8,6 +8,7 @@ import { APPROVAL_TTL_MS } from "../../shared/approvals";
 import { LIMITS, type Limits } from "../../shared/limits";
 import { OUTCOME_TEXT_CHARS, REASON_ID } from "../../shared/sandbox/outcome";
 import { MAX_SCHEMA_DEPTH } from "../../workers/api/contract/schema-structure";
+import { codeLiterals } from "./code-literals";
 import { docText, section, SNIPPETS, tableCodes, tableRows } from "./snippets";
 
 /** The limits that never bound an adapter, and why; every other limit must be in the tutorial's table. */
@@ -90,10 +91,7 @@ function unionLiterals(source: string, name: string): string[] {
 function failureCodes(): Set<string> {
   const codes = new Set<string>();
   for (const source of [...Object.values(TOOL_CALL_PATH), ...Object.values(DECIDERS)]) {
-    for (const [, code = ""] of source.matchAll(/\bcode:\s*"([a-z_]+)"/g)) codes.add(code);
-    for (const match of source.matchAll(/\bcode\s*=[^;\n]*\?\s*"([a-z_]+)"\s*:\s*"([a-z_]+)"/g)) {
-      codes.add(match[1] ?? "").add(match[2] ?? "");
-    }
+    for (const code of codeLiterals(source)) codes.add(code);
     for (const name of ["SandboxErrorCode", "StepFailureCode"]) {
       if (source.includes(`export type ${name} =`))
         for (const code of unionLiterals(source, name)) codes.add(code);

@@ -17,6 +17,7 @@ import {
   TOOL_REFUSALS,
 } from "../../scripts/gen-errors-doc.ts";
 import { repoFile, repoFiles } from "../workers/api/contract/typecheck";
+import { codeLiterals as codesIn } from "./code-literals";
 
 const DOC = repoFile("docs/errors.md");
 
@@ -27,15 +28,6 @@ const NOT_REFUSALS = new Set([
   // A run record's code: an upstream tool error skipped `after`; the client gets the upstream's own result.
   "upstream_error",
 ]);
-
-/** The codes `source` writes: `code: "x"`, and `code = … ? "x" : "y"`. */
-function codesIn(source: string): string[] {
-  const lines = source.split("\n").filter((line) => !line.trimStart().startsWith("//"));
-  return lines.flatMap((line) => [
-    ...[...line.matchAll(/\bcode\s*:\s*"([a-z_]+)"/g)].map((m) => m[1] ?? ""),
-    ...(/\bcode\s*=[^;]*\?\s*"([a-z_]+)"\s*:\s*"([a-z_]+)"/.exec(line)?.slice(1) ?? []),
-  ]);
-}
 
 const catalogued = new Set([
   ...Object.keys(TOOL_REFUSALS),

@@ -21,6 +21,8 @@ export type McpMode = "direct" | "code";
 
 /** The URL's `mode` (absent: Direct Mode), or null when it names no mode. */
 export function endpointMode(url: string): McpMode | null {
+  // Every MCP request asks: a URL without a query is Direct Mode without parsing it.
+  if (!url.includes("?")) return "direct";
   const mode = new URL(url).searchParams.get("mode");
   if (mode === null || mode === "direct") return "direct";
   return mode === "code" ? "code" : null;
