@@ -13,12 +13,12 @@ export interface CompletionTable {
   options: Readonly<Record<string, { type: "string" | "boolean"; short?: string }>>;
 }
 
-/** Values worth offering after an option, beyond file names after --file and --config. */
+/** Values worth offering after an option, beyond file names after the FILE_OPTIONS. */
 const VALUES: Readonly<Record<string, readonly string[]>> = {
   channel: ["active", "shadow"],
   stage: ["before", "after"],
 };
-const FILE_OPTIONS = ["file", "config"];
+const FILE_OPTIONS = ["file", "config", "host-calls"];
 /** Positional values of commands without subcommands. */
 const ARGUMENTS: Readonly<Record<string, readonly string[]>> = { completion: SHELLS };
 

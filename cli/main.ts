@@ -63,7 +63,8 @@ Usage: rayrun <command> [subcommand] [args] [options]
   files list [--kind lib|plugin]     files show|history|revisions|export|reset|logs <path>
   files save <path> --file F [--config FILE] [--note TEXT]
   files diff|restore <path> <version>
-  files test <path> [--export NAME | --hook NAME] [--input JSON] [--version N]
+  files test <path> [--export NAME | --hook NAME] [--input JSON] [--host-calls FILE] [--version N]
+                                     (FILE: a JSON list of mocks for rayrun.lambda and rayrun.model)
   files deploy <path> <version> --channel shadow|active
   files rollback <path> <revision> [--channel active|shadow]
   (a path is lib/<name>.ts|.js or plugins/<name>.ts|.js)
@@ -91,6 +92,7 @@ const OPTIONS = {
   stage: { type: "string" },
   arguments: { type: "string" },
   input: { type: "string" },
+  "host-calls": { type: "string" },
   export: { type: "string" },
   hook: { type: "string" },
   result: { type: "string" },

@@ -218,7 +218,34 @@ export const REQUEST_HOOK_FAILURES = {
       "Anything else; the message starts with the hook failure code (`hook_threw`, `hook_out_of_memory`, …)",
     action: "Fix the hook as that code says (table above).",
   },
+  request_hook_cancelled: {
+    means: "The client went away while the hook ran; the hook was stopped and nothing was sent",
+    action: "Nothing: the request was abandoned. Its run is recorded with the outcome `cancelled`.",
+  },
+  request_hook_approval_required: {
+    means:
+      "A host call the loop's policy marks for approval did not run; the answer is `approval_required` with `approval`",
+    action: "Have `approval.id` approved, then repeat the request with `x-rayrun-approval-id`.",
+  },
+  request_hook_approval_refused: {
+    means:
+      "The repeat's approval could not be used; `approvalCode` says why (the approval codes above, or `revision_changed` when the hook's revision moved)",
+    action: "Repeat the exact request the approval was given for, or request a new approval.",
+  },
 } as const satisfies Record<RequestHookCode, ProblemGuide>;
+
+export const HOST_CALL_ERRORS = {
+  host_call_forbidden: {
+    means:
+      "The calling loop's policy (`loops.<name>` in the workspace config) does not allow this call: its lib source, model calls, that model, or one more model call",
+    action: "Allow it in the loop's policy (inner loops only narrow `main`), or do without it in that loop.",
+  },
+  approval_required: {
+    means:
+      "The loop's policy marks this call for approval; it did not run, and the request fails with `approval_required` whatever the hook does next",
+    action: "Have the approval approved, then repeat the request with `x-rayrun-approval-id`.",
+  },
+} as const satisfies Record<string, ProblemGuide>;
 
 export const CODE_MODE_FAILURES = {
   code_mode_code_too_large: {
@@ -338,10 +365,19 @@ export function renderCatalogue(): string {
     "",
     "## Request hook failures (`hookCode`)",
     "",
-    "A failed request hook answers 422 `request_hook_failed` with one of these in `hookCode`; nothing is sent to",
-    "the provider.",
+    "A failed request hook answers 422 `request_hook_failed` (or `approval_required`) with one of these in",
+    "`hookCode`; nothing is sent to the provider. On `/llm` the body also carries the provider's error shape,",
+    '`error: { type: "turn_error", code: <hookCode>, message }`, with `x-should-retry: false`: the official SDKs',
+    "do not resend it.",
     "",
     table(["hookCode", "what it means", "what to do"], guideRows(REQUEST_HOOK_FAILURES)),
+    "",
+    "### Host call errors (inside the hook)",
+    "",
+    "A refused `rayrun.lambda` or `rayrun.model` call rejects in the hook with an `Error` whose `code` is one of",
+    "these; the hook may catch it. Uncaught, the request fails with `request_hook_error`.",
+    "",
+    table(["code", "what it means", "what to do"], guideRows(HOST_CALL_ERRORS)),
     "",
     "## Code Mode (`/mcp/{ws}?mode=code`)",
     "",

@@ -64,6 +64,20 @@ export const LIMITS = {
    * contribution dropped.
    */
   pluginHookTimeoutMs: 5000,
+  /**
+   * `rayrun.model` calls one request-hook invocation may make; a loop policy's
+   * `model.maxCalls` may lower it, never raise it.
+   */
+  hostModelCallsPerInvocation: 8,
+  /**
+   * Highest `recovery.structuralRetries`: reruns of a request hook after a
+   * host-call timeout, a cancelled host call or an engine failure.
+   */
+  structuralRetries: 2,
+  /** Loops (main included) the workspace config's `loops` may set a policy for. */
+  loopPolicies: 32,
+  /** Entries in each list of one loop policy (`lambda.allow`, `lambda.approve`, `model.models`). */
+  loopPolicySources: 50,
 
   /** Code Mode: `tools.<name>()` calls one `execute` may make. */
   codeModeCallsPerExecution: 20,

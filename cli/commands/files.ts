@@ -3,6 +3,7 @@
 // first argument (`rayrun files deploy lib/policy.ts 2 --channel active`).
 import { CliError } from "../client.ts";
 import type { CommandContext } from "../context.ts";
+import { readLocalJson } from "../local-file.ts";
 import { table } from "../output.ts";
 import { syntaxErrors } from "../parse-check.ts";
 import { jsonFlag, lifecycleCommands, printLogs, printTestRun, runTest, type Row } from "./lifecycle.ts";
@@ -50,9 +51,13 @@ export const files = {
     });
   },
 
-  /** Runs an export (lib, default main) or a hook (plugin) with --input as its one argument. */
+  /**
+   * Runs an export (lib, default main) or a hook (plugin) with --input as its one argument; its
+   * rayrun.lambda and rayrun.model calls answer from the mocks in the --host-calls file.
+   */
   async test(ctx: CommandContext) {
     const version = ctx.flag("version");
+    const mocks = ctx.flag("host-calls");
     const name = ctx.flag("export") ?? ctx.flag("hook");
     if (ctx.flag("export") !== undefined && ctx.flag("hook") !== undefined) {
       throw new CliError("pass --export (lib files) or --hook (plugins), not both", "usage");
@@ -61,10 +66,18 @@ export const files = {
       ...(ctx.flag("export") !== undefined ? { export: name } : {}),
       ...(ctx.flag("hook") !== undefined ? { hook: name } : {}),
       input: ctx.flag("input") === undefined ? {} : jsonFlag(ctx, "input"),
+      ...(mocks === undefined ? {} : { hostCalls: readLocalJson(mocks) }),
       ...(version ? { version: Number(version) } : {}),
     };
     const data = await runTest(ctx, `${await filePath(ctx)}/test`, body);
     printTestRun(ctx, data, () => ("value" in data ? JSON.stringify(data.value) : "(undefined: no change)"));
+    // A mock no call reached, or a call no mock answered, is worth a look even when the run passed.
+    const usage = data.hostCalls as { used: number; unused: number; unmatched: number } | undefined;
+    if (usage !== undefined && (usage.unused > 0 || usage.unmatched > 0)) {
+      ctx.out.warn([
+        `host calls: ${usage.used} mocks used, ${usage.unused} unused, ${usage.unmatched} calls without a matching mock`,
+      ]);
+    }
   },
 
   async logs(ctx: CommandContext) {

@@ -108,7 +108,12 @@ export async function runAdapterStep(req: StepRequest): Promise<StepRun> {
       ...(req.result === undefined ? {} : { result: req.result }),
     });
     meta = { stage, ran: true, logs: report.logs, fuelUsed: report.fuelUsed, durationMs: report.durationMs };
-    if (!report.outcome.ok) return { ok: false, ...report.outcome.error, ...meta };
+    if (!report.outcome.ok) {
+      const { code, message } = report.outcome.error;
+      // Stages run without an abort signal (a tool call, once admitted, runs to its end).
+      if (code === "hook_cancelled") throw new Error("an adapter stage was cancelled");
+      return { ok: false, code, message, ...meta };
+    }
     outcome = report.outcome.value;
   } else {
     // No such stage: the value passes through and is still validated as the gateway would.

@@ -33,7 +33,7 @@ export interface NewApproval {
   toolUid: string;
   toolName: string;
   revisionId: string | null;
-  source: "hook" | "risk";
+  source: ApprovalRow["source"];
   reason: string;
   arguments: Json;
   publicArguments: Json;

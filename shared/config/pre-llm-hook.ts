@@ -20,11 +20,12 @@ export const HOOK_LOOPS_MAX = 100;
 // ASCII identifiers only; exports with other names cannot be targeted.
 const EXPORT_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-type ParsedSource = { ok: true; path: string; exportName: string } | { ok: false; message: string };
+export type ParsedSource = { ok: true; path: string; exportName: string } | { ok: false; message: string };
 
 // The path follows the workspace file rules, so a source names exactly the
-// files that can exist (the file itself may be deployed later).
-function checkSource(source: string): ParsedSource {
+// files that can exist (the file itself may be deployed later). Loop policies
+// check their lambda sources with it too.
+export function checkSource(source: string): ParsedSource {
   const colon = source.indexOf(":");
   const path = colon === -1 ? source : source.slice(0, colon);
   const exportName = colon === -1 ? DEFAULT_LIB_EXPORT : source.slice(colon + 1);

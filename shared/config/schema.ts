@@ -2,6 +2,7 @@
 // product's contract spells in snake_case keep that spelling; everything else is camelCase.
 import { z } from "zod";
 import { LIMITS } from "../limits";
+import { LoopsSchema, type LoopsConfig, RecoverySchema, type RecoveryConfig } from "./loops";
 import { PreLlmHookSchema, type PreLlmHookConfig } from "./pre-llm-hook";
 import { ProvidersSchema, type ProvidersConfig } from "./providers";
 
@@ -50,6 +51,12 @@ export const WorkspaceConfigDocument = z
       .strict()
       .optional(),
     pre_llm_hook: PreLlmHookSchema.optional(),
+    loops: LoopsSchema.optional().describe(
+      `Per-loop policy for the request hook's host calls: { "<loop>": { lambda?: { allow?, approve? }, model?: { allow?, models?, maxCalls?, approve? } } }. "main" is every loop's default; an inner loop may only narrow it (allow lists intersect, approval lists add up). At most ${LIMITS.loopPolicies} loops and ${LIMITS.loopPolicySources} entries per list`,
+    ),
+    recovery: RecoverySchema.optional().describe(
+      "Request-hook retries: structuralRetries reruns the hook after a host-call timeout, a cancelled host call or an engine failure (default 0)",
+    ),
     plugins: z
       .array(z.string().min(1).max(200))
       .max(100)
@@ -93,6 +100,10 @@ export interface WorkspaceConfig {
   detailPolicy: DetailPolicy;
   retention: { detailsDays: number; logsDays: number };
   pre_llm_hook?: PreLlmHookConfig;
+  /** As stored; `loopPolicy()` resolves a loop's policy with its defaults. */
+  loops?: LoopsConfig;
+  /** As stored; `structuralRetries()` resolves its default. */
+  recovery?: RecoveryConfig;
   plugins?: string[];
   limits?: { execution_timeout_ms?: number };
   code_execution?: { sys_lambda?: boolean };

@@ -46,6 +46,8 @@ export const RUN_OUTCOMES = [
   "abandoned", // plugins: exceeded their time bound
   "passed", // no hook ran at this stage, the value passed through
   "superseded", // ran, then discarded: the active revision changed before dispatch and the stages ran again
+  "cancelled", // request hooks: the caller went away while the hook ran; nothing was sent
+  "turn_error_retry", // request hooks: the attempt failed structurally and the hook ran again
 ] as const;
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 
@@ -72,6 +74,13 @@ export interface RunMetadata {
   plugin?: string | null;
   /** Absent: `direct`. */
   mode?: RunMode;
+  /**
+   * Request hooks: the run failed the request as a turn error (the hook's
+   * failure, not the provider's); null for other kinds.
+   */
+  turnError?: boolean | null;
+  /** Request hooks: 1 for the first run, then each structural retry's number; null for other kinds. */
+  attempt?: number | null;
   /** ISO-8601 UTC. */
   at: string;
 }

@@ -80,8 +80,12 @@ export const approvals = sqliteTable(
     toolName: text("tool_name").notNull(),
     /** Active revision whose `before` produced the call; null when no adapter was active. */
     revisionId: text("revision_id"),
-    /** `hook` (the adapter asked) or `risk` (the key's access profile asked). */
-    source: text("source", { enum: ["hook", "risk"] }).notNull(),
+    /**
+     * `hook` (the adapter asked), `risk` (the key's access profile asked) or
+     * `host_call` (a request hook's loop policy asked for one of its host calls;
+     * `tool_uid` is then `host:lambda:<source>` or `host:model`).
+     */
+    source: text("source", { enum: ["hook", "risk", "host_call"] }).notNull(),
     reason: text("reason").notNull(),
     /** JSON text of the transformed arguments that will be dispatched. */
     arguments: text("arguments").notNull(),

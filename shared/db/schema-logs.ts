@@ -29,6 +29,10 @@ export const hookRuns = sqliteTable(
     plugin: text("plugin"),
     /** `code` for a Code Mode execution and the calls its code made; rows from before the column are `direct`. */
     mode: text("mode").$type<RunMode>().notNull().default("direct"),
+    /** Request hooks: the run failed its request as a turn error; null for other kinds and older rows. */
+    turnError: integer("turn_error", { mode: "boolean" }),
+    /** Request hooks: the attempt's number (structural retries count on from 1); null otherwise. */
+    attempt: integer("attempt"),
     /** ISO-8601 UTC time of the run. */
     at: text("at").notNull(),
     /** JSON text of the captured details, or null (not captured, or cleared by retention). */

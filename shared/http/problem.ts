@@ -24,6 +24,7 @@ const PROBLEMS = {
   invalid_file_path: { status: 422, title: "Not a workspace file path" },
   // 4xx, never 5xx: the official LLM SDKs retry 5xx, and a failed hook must not become a resend.
   request_hook_failed: { status: 422, title: "The request hook failed; nothing was sent to the provider" },
+  approval_required: { status: 422, title: "A host call of the request hook needs an approval" },
   provider_not_configured: { status: 424, title: "The workspace has no usable provider for this endpoint" },
   precondition_required: { status: 428, title: "If-Match is required" },
   rate_limited: { status: 429, title: "Quota exhausted" },
@@ -139,6 +140,12 @@ export const PROBLEM_GUIDE = {
   request_hook_failed: {
     means: "The request hook failed, so nothing was sent to the provider; `hookCode` says why (see below)",
     action: "Fix the hook or its config as `hookCode` says; sending the request again runs the hook again.",
+  },
+  approval_required: {
+    means:
+      "The request hook made a host call its loop's policy marks for approval; it did not run, and `approval` names it",
+    action:
+      "An approver approves `approval.id`; then send the same request again with `x-rayrun-approval-id: <id>`.",
   },
   provider_not_configured: {
     means:

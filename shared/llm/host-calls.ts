@@ -9,13 +9,17 @@
 //    run (the same bounds as an adapter's `context.log`).
 // Every call is bounded by what is left of the hook's time, in wall-clock
 // time for what it awaits and in fuel for the CPU work of a nested lambda.
+// The bridge is built per invocation from the calling loop's policy
+// (host-policy.ts): refused calls throw `host_call_forbidden`, and calls the
+// policy marks for approval pass the invocation's approval gate first.
 import { parseHookSource } from "../config/pre-llm-hook";
 import { PROVIDERS, type ProviderName } from "../config/providers";
 import type { WorkspaceConfig } from "../config/schema";
 import { loadDeployedFile } from "../deploy/deployed-file";
 import { exportPath } from "../files/exports";
 import { isJsonObject, type Json } from "../json";
-import { runModuleExport, type HostCall, type PreludeExtension } from "../sandbox";
+import type { LoopPolicy } from "../config/loops";
+import { HostCallError, runModuleExport, type HostCall, type PreludeExtension } from "../sandbox";
 import {
   definePreludeConstants,
   REQUEST_HOOK_JSON_RETURN_JS,
@@ -23,6 +27,8 @@ import {
 } from "../sandbox/prelude";
 import { neutralToAnthropic } from "./anthropic";
 import { forwardToProvider } from "./forward";
+import type { HostApprovalGate } from "./host-approvals";
+import { describeHostCall, HOST_CALL_FORBIDDEN, HostCallPolicy } from "./host-policy";
 import { neutralToOpenai } from "./openai";
 import { validateNeutralRequest } from "./request";
 
@@ -71,7 +77,16 @@ export interface HostContext {
   deadline: number;
   /** Set when a capability was cut off by the deadline (the hook ran out of time, whatever it did next). */
   expired?: { value: boolean };
+  /** The calling loop's policy (loopPolicy). */
+  policy: LoopPolicy;
+  /** Admits calls the policy marks for approval; without one (plugins) such calls are refused. */
+  approvals?: HostApprovalGate;
+  /** The caller's abort: every pending call rejects, and what it sent out is aborted. */
+  signal?: AbortSignal;
 }
+
+/** The rejection of a call whose caller went away. */
+export const CANCELLED = "the request was cancelled";
 
 export const TIME_UP = `the request hook's time is up`;
 
@@ -85,21 +100,29 @@ function bounded<T>(ctx: HostContext, work: (signal: AbortSignal) => Promise<T>)
     if (ctx.expired) ctx.expired.value = true;
     return new Error(TIME_UP);
   };
+  if (ctx.signal?.aborted === true) return Promise.reject(new Error(CANCELLED));
   const left = ctx.deadline - Date.now();
   if (left <= 0) return Promise.reject(expire());
   const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = expire();
-      controller.abort(error);
-      reject(error);
-    }, left);
+  const { promise: cut, reject } = Promise.withResolvers<never>();
+  const timer = setTimeout(() => {
+    const error = expire();
+    controller.abort(error);
+    reject(error);
+  }, left);
+  const cancel = () => {
+    const error = new Error(CANCELLED);
+    controller.abort(error);
+    reject(error);
+  };
+  ctx.signal?.addEventListener("abort", cancel, { once: true });
+  return Promise.race([work(controller.signal), cut]).finally(() => {
+    clearTimeout(timer);
+    ctx.signal?.removeEventListener("abort", cancel);
   });
-  return Promise.race([work(controller.signal), timeout]).finally(() => clearTimeout(timer));
 }
 
-async function lambda(ctx: HostContext, input: Json): Promise<Json> {
+async function lambda(ctx: HostContext, input: Json, signal: AbortSignal): Promise<Json> {
   if (ctx.config.code_execution?.sys_lambda !== true) {
     throw new Error(`${NAMESPACE}.lambda is disabled: the workspace's code_execution.sys_lambda gate is off`);
   }
@@ -133,6 +156,7 @@ async function lambda(ctx: HostContext, input: Json): Promise<Json> {
     extensions: NESTED_LAMBDA_EXTENSIONS,
     fuel,
     moduleFuel: fuel,
+    signal,
   });
   if (!report.outcome.ok) {
     throw new Error(
@@ -178,9 +202,26 @@ async function model(ctx: HostContext, input: Json, signal: AbortSignal): Promis
   }
 }
 
+type Capability = (ctx: HostContext, input: Json, signal: AbortSignal) => Promise<Json>;
+
+/** One invocation's bridge: its own policy state (model calls counted per invocation). */
 export function hostCallsFor(ctx: HostContext): Record<string, HostCall> {
-  return {
-    lambda: (input) => bounded(ctx, () => lambda(ctx, input)),
-    model: (input) => bounded(ctx, (signal) => model(ctx, input, signal)),
-  };
+  const policy = new HostCallPolicy(ctx.policy);
+  const guarded =
+    (name: "lambda" | "model", capability: Capability): HostCall =>
+    (input) =>
+      bounded(ctx, async (signal) => {
+        const call = describeHostCall(name, input);
+        if (policy.check(call)) {
+          if (ctx.approvals === undefined) {
+            throw new HostCallError(
+              HOST_CALL_FORBIDDEN,
+              `${NAMESPACE}.${name} needs an approval here, and only a request hook can ask for one`,
+            );
+          }
+          await ctx.approvals.admit(call);
+        }
+        return capability(ctx, input, signal);
+      });
+  return { lambda: guarded("lambda", lambda), model: guarded("model", model) };
 }

@@ -14,9 +14,8 @@ import {
 import type { WorkspaceConfig } from "../config/schema";
 import { loadDeployedFile } from "../deploy/deployed-file";
 import { exportPath } from "../files/exports";
-import { fileTarget } from "../lifecycle/target";
-import type { RunRecord } from "../logs";
-import { runModuleExport, type SandboxErrorCode } from "../sandbox";
+import { loopPolicy, structuralRetries } from "../config/loops";
+import { runModuleExport, type SandboxError } from "../sandbox";
 import type { LogEntry } from "../sandbox/types";
 import {
   FUEL_PER_MS,
@@ -25,6 +24,7 @@ import {
   REQUEST_HOOK_EXTENSIONS,
   type HostContext,
 } from "./host-calls";
+import { HostApprovalGate, type HostApprovalRefusal, type HostApprovalRequest } from "./host-approvals";
 import { validateNeutralRequest, type NeutralRequest } from "./request";
 
 /** Fuel per millisecond of `timeout_ms`: see the calibration note in docs/request-hooks.md. */
@@ -35,22 +35,40 @@ export type RequestHookCode =
   | "request_hook_function_missing"
   | "request_hook_invalid_return"
   | "request_hook_timeout"
-  | "request_hook_error";
+  | "request_hook_error"
+  | "request_hook_cancelled"
+  | "request_hook_approval_required"
+  | "request_hook_approval_refused";
 
 export interface HookRun {
   revisionId: string | null;
   path: string;
   exportName: string;
+  /** 1 for the first run; structural retries count on. */
+  attempt: number;
   durationMs: number;
   fuelUsed: number;
   logs: LogEntry[];
 }
 
+export interface HookFailure {
+  kind: "failed";
+  code: RequestHookCode;
+  message: string;
+  run: HookRun;
+  /** The approval this run asked for (`request_hook_approval_required`). */
+  approval?: HostApprovalRequest;
+  /** Why the repeat's approval was refused (`request_hook_approval_refused`). */
+  refusal?: HostApprovalRefusal;
+  /** A failure that may not repeat: a host call cut off by the time limit, or the engine's own fault. */
+  structural?: true;
+}
+
 export type RequestHookOutcome =
   /** No hook applies to this loop (none configured, or not targeted): the request goes as given. */
   | { kind: "skipped" }
-  | { kind: "transformed"; request: NeutralRequest; run: HookRun }
-  | { kind: "failed"; code: RequestHookCode; message: string; run: HookRun };
+  | { kind: "transformed"; request: NeutralRequest; run: HookRun; retried: HookFailure[] }
+  | (HookFailure & { retried: HookFailure[] });
 
 export interface RequestHookInput {
   workspaceUid: string;
@@ -61,16 +79,22 @@ export interface RequestHookInput {
   bypass?: boolean;
   /** The workspace config the caller already reads (so hook and forwarding see one config); read here when absent. */
   config?: Promise<WorkspaceConfig>;
+  /** The caller's abort (the client went away): the hook stops and nothing is sent. */
+  signal?: AbortSignal;
+  /** Who calls, for approvals on host calls, and the approval id a repeated request carries. */
+  caller?: { keyId: string; actor: string; approvalId: string | null };
 }
 
 /** Sandbox failures with a code of their own; everything else is request_hook_error. */
-const SANDBOX_CODES: Partial<Record<SandboxErrorCode, RequestHookCode>> = {
+const SANDBOX_CODES: Partial<Record<SandboxError["code"], RequestHookCode>> = {
   hook_timeout: "request_hook_timeout",
   hook_invalid_return: "request_hook_invalid_return",
   hook_output_too_large: "request_hook_invalid_return",
+  hook_cancelled: "request_hook_cancelled",
 };
 
 type HookEnv = Pick<Env, "DB" | "CODE" | "WORKSPACE" | "RAYRUN_BOOTSTRAP_KEY">;
+type HostBase = Omit<HostContext, "config" | "deadline" | "expired" | "policy" | "approvals" | "signal">;
 
 /** The hook that applies to `loop` in `config`, or null. */
 export function applicableHook(config: WorkspaceConfig, loop: string): PreLlmHookConfig | null {
@@ -78,21 +102,45 @@ export function applicableHook(config: WorkspaceConfig, loop: string): PreLlmHoo
   return hook !== undefined && hookAppliesToLoop(hook, loop) ? hook : null;
 }
 
+/**
+ * Runs the hook; a structural failure (see HookFailure.structural) is run
+ * again in a fresh sandbox up to `recovery.structuralRetries` times. Each
+ * attempt loads the active revision again, so a retry never runs code the
+ * first attempt would not have.
+ */
 export async function runRequestHook(
   env: HookEnv,
   input: RequestHookInput,
-  host: Omit<HostContext, "config" | "deadline" | "expired">,
+  host: HostBase,
 ): Promise<RequestHookOutcome> {
   if (input.bypass) return { kind: "skipped" };
   const config = await (input.config ?? readWorkspaceConfig(env.DB, input.workspaceUid));
   const hook = applicableHook(config, input.loop);
   if (hook === null) return { kind: "skipped" };
+  const retries = structuralRetries(config);
+  const retried: HookFailure[] = [];
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await attemptHook(env, input, host, config, hook, attempt);
+    const again = outcome.kind === "failed" && outcome.structural === true && attempt <= retries;
+    if (!again || input.signal?.aborted === true) return { ...outcome, retried };
+    retried.push(outcome);
+  }
+}
+
+async function attemptHook(
+  env: HookEnv,
+  input: RequestHookInput,
+  host: HostBase,
+  config: WorkspaceConfig,
+  hook: PreLlmHookConfig,
+  attempt: number,
+): Promise<HookFailure | { kind: "transformed"; request: NeutralRequest; run: HookRun }> {
   const { path, exportName } = parseHookSource(hook.source);
   const started = Date.now();
-  const run: HookRun = { revisionId: null, path, exportName, durationMs: 0, fuelUsed: 0, logs: [] };
-  const failed = (code: RequestHookCode, message: string): RequestHookOutcome => {
+  const run: HookRun = { revisionId: null, path, exportName, attempt, durationMs: 0, fuelUsed: 0, logs: [] };
+  const failed = (code: RequestHookCode, message: string, extra: Partial<HookFailure> = {}): HookFailure => {
     run.durationMs = Date.now() - started;
-    return { kind: "failed", code, message, run };
+    return { kind: "failed", code, message, run, ...extra };
   };
 
   const file = await loadDeployedFile(env, input.workspaceUid, path);
@@ -112,6 +160,17 @@ export async function runRequestHook(
   const hookStarted = Date.now();
   const deadline = hookStarted + timeoutMs;
   const expired = { value: false };
+  const approvals =
+    input.caller === undefined
+      ? undefined
+      : new HostApprovalGate({
+          db: env.DB,
+          workspaceUid: input.workspaceUid,
+          ...input.caller,
+          requestId: input.requestId,
+          loop: input.loop,
+          revisionId: file.revisionId,
+        });
   // CPU work is bounded by fuel (Workers freeze clocks while code runs): the
   // top level and the call each get the budget of the whole timeout.
   const fuel = timeoutMs * FUEL_PER_MS;
@@ -122,14 +181,38 @@ export async function runRequestHook(
     nowMs: hookStarted,
     seed: input.requestId,
     extensions: REQUEST_HOOK_EXTENSIONS,
-    hostCalls: hostCallsFor({ ...host, config, deadline, expired }),
+    hostCalls: hostCallsFor({
+      ...host,
+      config,
+      deadline,
+      expired,
+      policy: loopPolicy(config, input.loop),
+      ...(approvals === undefined ? {} : { approvals }),
+      ...(input.signal === undefined ? {} : { signal: input.signal }),
+    }),
     fuel,
     moduleFuel: fuel,
+    ...(input.signal === undefined ? {} : { signal: input.signal }),
   });
   run.durationMs = Date.now() - started;
   run.fuelUsed = report.fuelUsed;
   run.logs = report.logs;
   const { outcome } = report;
+  // The caller went away: whatever the hook did, nothing is sent.
+  if (input.signal?.aborted === true || (!outcome.ok && outcome.error.code === "hook_cancelled")) {
+    return failed("request_hook_cancelled", "The request was cancelled while its request hook ran.");
+  }
+  // What the gate decided wins over what the hook made of it (a hook may catch the rejection).
+  if (approvals?.refused) {
+    const { code, message } = approvals.refused;
+    return failed("request_hook_approval_refused", `${code}: ${message}`, { refusal: approvals.refused });
+  }
+  if (approvals?.required) {
+    const { hostCall, id } = approvals.required;
+    return failed("request_hook_approval_required", `${hostCall} needs an approval (${id}).`, {
+      approval: approvals.required,
+    });
+  }
   if (!outcome.ok && outcome.error.code === "hook_timeout") {
     return failed(
       "request_hook_timeout",
@@ -138,16 +221,22 @@ export async function runRequestHook(
   }
   // Awaited host calls count against the wall clock: a hook whose capability
   // was cut off by the deadline timed out, whatever it did afterwards (even
-  // catching the rejection and returning the original request).
+  // catching the rejection and returning the original request). That one may
+  // not repeat: the host call may answer in time next run.
   if (expired.value || Date.now() > deadline) {
     return failed(
       "request_hook_timeout",
       `The request hook ran longer than its ${timeoutMs} ms (time awaiting ${NAMESPACE}.* calls counts).`,
+      expired.value ? { structural: true } : {},
     );
   }
   if (!outcome.ok) {
-    const { code, message } = outcome.error;
-    return failed(SANDBOX_CODES[code] ?? "request_hook_error", `${code}: ${message}`);
+    const { code, message, engineFault } = outcome.error;
+    return failed(
+      SANDBOX_CODES[code] ?? "request_hook_error",
+      `${code}: ${message}`,
+      engineFault ? { structural: true } : {},
+    );
   }
   const value = outcome.value.value;
   const checked = validateNeutralRequest(value);
@@ -160,37 +249,4 @@ export async function runRequestHook(
     return failed("request_hook_invalid_return", `The hook returned an invalid request${hint}: ${problems}`);
   }
   return { kind: "transformed", request: checked.value, run };
-}
-
-/** The log record of a hook run. */
-export function requestHookRecord(
-  workspaceUid: string,
-  loop: string,
-  requestId: string,
-  outcome: Exclude<RequestHookOutcome, { kind: "skipped" }>,
-): RunRecord {
-  const { run } = outcome;
-  return {
-    workspaceUid,
-    kind: "request_hook",
-    target: fileTarget(run.path),
-    toolUid: null,
-    toolName: null,
-    stage: "transform",
-    channel: "active",
-    outcome: outcome.kind === "transformed" ? "continue" : "error",
-    code: outcome.kind === "transformed" ? null : outcome.code,
-    revisionId: run.revisionId,
-    requestId,
-    durationMs: run.durationMs,
-    fuelUsed: run.fuelUsed,
-    shadowDiffered: null,
-    loop,
-    plugin: null,
-    at: new Date().toISOString(),
-    details: {
-      logs: run.logs,
-      ...(outcome.kind === "failed" ? { error: `[Turn error] ${outcome.message}` } : {}),
-    },
-  };
 }

@@ -43,11 +43,13 @@ export interface RunFilters {
 }
 
 /** One record as the API answers it; `details` is present only for callers allowed to see details. */
-export interface RunView extends Omit<RunMetadata, "loop" | "plugin" | "mode"> {
+export interface RunView extends Omit<RunMetadata, "loop" | "plugin" | "mode" | "turnError" | "attempt"> {
   id: string;
   loop: string | null;
   plugin: string | null;
   mode: RunMode;
+  turnError: boolean | null;
+  attempt: number | null;
   details?: RunDetails | null;
 }
 
@@ -74,6 +76,8 @@ function runView(row: Row, withDetails: boolean): RunView {
     loop: row.loop,
     plugin: row.plugin,
     mode: row.mode,
+    turnError: row.turnError,
+    attempt: row.attempt,
     ...(withDetails ? { details: row.details } : {}),
   };
 }

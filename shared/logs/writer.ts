@@ -57,6 +57,8 @@ function toRow(record: RunRecord, keepDetails: boolean, now: number): RunRow {
     loop: record.loop ?? null,
     plugin: record.plugin ?? null,
     mode: record.mode ?? "direct",
+    turnError: record.turnError ?? null,
+    attempt: record.attempt ?? null,
     at: new Date(ms).toISOString(),
     details,
     detailsCapturedAt: details === null ? null : new Date(now).toISOString(),

@@ -19,6 +19,8 @@ import { exportPath } from "../files/exports";
 import { isJsonObject, type Json } from "../json";
 import { fileTarget } from "../lifecycle/target";
 import { LIMITS } from "../limits";
+import { loopPolicy } from "../config/loops";
+import { MAIN_LOOP } from "../config/pre-llm-hook";
 import { FUEL_PER_MS, hostCallsFor, REQUEST_HOOK_EXTENSIONS } from "../llm/host-calls";
 import type { RunRecord } from "../db/run-types";
 import {
@@ -165,6 +167,7 @@ async function runOne(
   const deadline = now + ms;
   const expired = { value: false };
   let abandoned = false;
+  // Plugins serve every loop: the workspace default (main's) policy bounds their host calls.
   const granted = hostCallsFor({
     env,
     workspaceUid: input.workspaceUid,
@@ -172,6 +175,7 @@ async function runOne(
     config,
     deadline,
     expired,
+    policy: loopPolicy(config, MAIN_LOOP),
   });
   // One timer ends the plugin's time: it stops our wait (below) and rejects
   // every host call still pending; once abandoned, later calls are refused.

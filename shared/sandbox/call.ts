@@ -14,7 +14,7 @@ import type { ApiFunction, Base } from "./base";
 import { classify, describeError, type ErrorDescription } from "./classify";
 import type { DirectResult } from "./direct-call";
 import { nearMemoryCap, type Instance } from "./instance";
-import { fail, SandboxFailure } from "./failure";
+import { cancelled, fail, SandboxFailure } from "./failure";
 import { FUEL, FuelMeter, type HeapGauge } from "./fuel";
 import { LogCollector } from "./logs";
 import { randomState } from "./seed";
@@ -22,6 +22,20 @@ import type { HostBinding, Vm } from "./vm";
 
 /** An async capability the host lends to a hook (request hooks, plugins). */
 export type HostCall = (input: Json) => Promise<Json>;
+
+/**
+ * A host capability's refusal with a stable code: the hook's promise rejects
+ * with an Error whose `code` is this code, so hook code can tell it apart.
+ */
+export class HostCallError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "HostCallError";
+  }
+}
 
 /** Which phase the meter is charging: the module's top level or the call. */
 export type Phase = "module" | "call";
@@ -39,7 +53,7 @@ export interface Residency {
 /** Calls that run in a runtime of their own keep it while they wait. */
 export const OWN_RUNTIME: Residency = { park: () => undefined, resume: () => undefined };
 
-type HostOutcome = { ok: true; text: string } | { ok: false; message: string };
+type HostOutcome = { ok: true; text: string } | { ok: false; message: string; code?: string };
 
 interface PendingHostCall {
   readonly deferred: QuickJSDeferredPromise;
@@ -80,6 +94,11 @@ export class Call implements HostBinding {
   private readonly residency: Residency;
   /** Set once the call has ended: late host results are dropped. */
   private ended = false;
+  private signal: AbortSignal | undefined;
+  /** Settles when the signal aborts: what a wait for host results also races. */
+  private abortWait: Promise<void> | null = null;
+  /** The signal stopped the call (sticky, like an exhausted meter). */
+  private cancelled = false;
 
   /** The current phase's own budget (the meter's may grow by platform allowances). */
   budget: number;
@@ -125,11 +144,19 @@ export class Call implements HostBinding {
 
   // HostBinding: what the VM's host functions and interrupt handler reach.
   onInterrupt(): boolean {
+    if (this.abortedNow()) return true;
     return this.meter.onInterrupt();
   }
 
   lease(amount: number): number {
+    // Refused like spent fuel: the prelude throws and the next poll stops the call.
+    if (this.abortedNow()) return -1;
     return this.meter.lease(amount);
+  }
+
+  private abortedNow(): boolean {
+    if (this.signal?.aborted === true) this.cancelled = true;
+    return this.cancelled;
   }
 
   logRefused(reason: string): void {
@@ -146,6 +173,16 @@ export class Call implements HostBinding {
 
   retune(): void {
     this.meter.retune();
+  }
+
+  /** The caller's abort signal for the coming call; an aborted one fails it before it starts. */
+  setSignal(signal: AbortSignal | undefined): void {
+    this.signal = signal;
+    if (signal === undefined) return;
+    if (this.abortedNow()) throw cancelled();
+    const { promise, resolve } = Promise.withResolvers<void>();
+    signal.addEventListener("abort", () => resolve(), { once: true });
+    this.abortWait = promise;
   }
 
   /** Lends capabilities for the coming call. */
@@ -167,6 +204,7 @@ export class Call implements HostBinding {
         if (!hostCall) throw new Error(`no host capability named ${JSON.stringify(name)}`);
         return { ok: true, text: JSON.stringify(await hostCall(JSON.parse(inputText) as Json)) };
       } catch (error) {
+        if (error instanceof HostCallError) return { ok: false, message: error.message, code: error.code };
         return { ok: false, message: error instanceof Error ? error.message : String(error) };
       }
     })();
@@ -184,8 +222,13 @@ export class Call implements HostBinding {
       const settled = pending.settled;
       if (settled === undefined) continue;
       this.pending.delete(pending);
-      if (settled.ok) pending.deferred.resolve(this.own(ctx.newString(settled.text)));
-      else pending.deferred.reject(this.own(ctx.newError(settled.message)));
+      if (settled.ok) {
+        pending.deferred.resolve(this.own(ctx.newString(settled.text)));
+        continue;
+      }
+      const error = this.own(ctx.newError(settled.message));
+      if (settled.code !== undefined) ctx.setProp(error, "code", this.own(ctx.newString(settled.code)));
+      pending.deferred.reject(error);
     }
   }
 
@@ -346,7 +389,11 @@ export class Call implements HostBinding {
           this.end();
           throw error;
         }
-        await Promise.race(Array.from(this.pending, (pending) => pending.outcome));
+        // An abort rejects what is still pending: their results are dropped when the call ends.
+        const waits: Promise<unknown>[] = Array.from(this.pending, (pending) => pending.outcome);
+        if (this.abortWait !== null) waits.push(this.abortWait);
+        await Promise.race(waits);
+        if (this.abortedNow()) throw cancelled();
         await this.residency.resume(this);
         this.applySettled();
         continue;
@@ -366,6 +413,7 @@ export class Call implements HostBinding {
 
   /** Fails the invocation for a limit that was hit even if the hook caught the error. */
   checkSticky(): void {
+    if (this.cancelled) throw cancelled();
     if (this.meter.exhausted) throw this.timeout();
     if (this.logs.violation !== null) throw fail("hook_log_limit", this.logs.violation);
   }
@@ -390,6 +438,7 @@ export class Call implements HostBinding {
     }
     return new SandboxFailure(
       classify(described, {
+        cancelled: this.cancelled,
         exhausted: this.meter.exhausted,
         timeout: this.timeout().error,
         logViolation: this.logs.violation,

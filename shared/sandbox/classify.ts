@@ -4,7 +4,7 @@
 // from matching the text of whatever the hook threw.
 import type { QuickJSContext, QuickJSHandle } from "quickjs-emscripten-core";
 import { LIMITS } from "../limits";
-import { fail } from "./failure";
+import { cancelled, fail } from "./failure";
 import type { SandboxError } from "./types";
 
 export interface ErrorDescription {
@@ -47,6 +47,8 @@ export function describeError(
 }
 
 export interface ClassifyState {
+  /** The caller's signal stopped the call (its interrupt is not the hook's doing). */
+  cancelled: boolean;
   exhausted: boolean;
   timeout: SandboxError;
   logViolation: string | null;
@@ -56,6 +58,7 @@ export interface ClassifyState {
 }
 
 export function classify(described: ErrorDescription | null, state: ClassifyState): SandboxError {
+  if (state.cancelled) return cancelled().error;
   // Sticky limits win: a hook that caught the error still broke them.
   if (state.exhausted) return state.timeout;
   if (state.logViolation !== null) return { code: "hook_log_limit", message: state.logViolation };

@@ -19,6 +19,7 @@ export {
 export { REASON_ID, OUTCOME_TEXT_CHARS } from "./outcome";
 export { FUEL } from "./fuel";
 export type { HostCall, Call } from "./call";
+export { HostCallError } from "./call";
 export type { ImageStats } from "./images";
 export type { PreludeExtension } from "./prelude";
 export {

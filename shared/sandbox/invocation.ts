@@ -50,6 +50,11 @@ export interface CallOptions {
   /** The call's budget (default LIMITS.fuelPerInvocation). */
   fuel?: number;
   hostCalls?: Readonly<Record<string, HostCall>>;
+  /**
+   * Aborting it stops the call at its next fuel poll, or at once while it
+   * awaits a host capability (whose result is then dropped): `hook_cancelled`.
+   */
+  signal?: AbortSignal;
 }
 
 type Built<P> = { ok: true; image: CodeImage<P> } | { ok: false; failure: ModuleFailure };
@@ -58,12 +63,13 @@ function trapError(error: Error, engine: Engine): SandboxError {
   if (error instanceof RangeError) {
     return { code: "hook_stack_overflow", message: "the hook exhausted the engine stack" };
   }
-  return {
-    code: "hook_out_of_memory",
-    message: nearMemoryCap(engine)
-      ? "the hook ran out of sandbox memory"
-      : "the sandbox engine failed while running the hook",
-  };
+  return nearMemoryCap(engine)
+    ? { code: "hook_out_of_memory", message: "the hook ran out of sandbox memory" }
+    : {
+        code: "hook_out_of_memory",
+        message: "the sandbox engine failed while running the hook",
+        engineFault: true,
+      };
 }
 
 const PREPARE_FAILED: SandboxError = {
@@ -233,6 +239,7 @@ async function callImage<P, T>(
   let fuelUsed = 0;
   try {
     call.setHostCalls(options.hostCalls);
+    call.setSignal(options.signal);
     call.begin(options.nowMs, options.seed);
     const value = await body(call, image.value);
     call.checkSticky();
@@ -377,6 +384,7 @@ async function runFresh<P, T>(
     if (spec.rehearsal) current.rehearse(spec.rehearsal.builder, spec.rehearsal.sample);
     inCall = true;
     current.setHostCalls(options.hostCalls);
+    current.setSignal(options.signal);
     current.begin(options.nowMs, options.seed);
     const result = await body(current, value);
     current.checkSticky();

@@ -56,6 +56,8 @@ export interface ModuleCall {
   fuel?: number;
   /** The top level's own budget (default LIMITS.fuelPerInvocation). */
   moduleFuel?: number;
+  /** Stops the call (`hook_cancelled`) when aborted: see CallOptions. */
+  signal?: AbortSignal;
 }
 
 /** A settled call: `value` is absent when the function returned `undefined` (a plugin's "no change"). */
@@ -102,6 +104,7 @@ export function createModuleSandbox(provider: EngineProvider) {
         seed: call.seed,
         ...(call.hostCalls === undefined ? {} : { hostCalls: call.hostCalls }),
         ...(call.fuel === undefined ? {} : { fuel: call.fuel }),
+        ...(call.signal === undefined ? {} : { signal: call.signal }),
       },
       async (running) => {
         // The `json` builder spreads the array it gets: the input is the one argument.

@@ -7,7 +7,7 @@
 import { LIMITS } from "../limits";
 import type { Call, Residency } from "./call";
 import type { Instance } from "./instance";
-import { fail } from "./failure";
+import { engineFault, fail } from "./failure";
 import { heapBreak, type HeapLayout } from "./heap-layout";
 import { capture, restore, restoreDelta, snapshotBytes, type Delta, type Snapshot } from "./image";
 import type { Vm } from "./vm";
@@ -132,7 +132,7 @@ export class ImageResidency implements Residency {
     if (state === undefined) throw new Error("sandbox: resuming a call that is not parked");
     if (this.engine.retired) {
       this.dropParked(call);
-      throw fail("hook_out_of_memory", "the sandbox engine failed while the hook awaited a host call");
+      throw engineFault("the sandbox engine failed while the hook awaited a host call");
     }
     if (this.resident !== call) {
       restore(this.engine.memory, this.layout, state, this.dirtyEnd);

@@ -13,10 +13,22 @@ export type SandboxErrorCode =
   | "hook_threw"
   | "hook_invalid_module";
 
+/**
+ * A call given an abort signal (request hooks) that was aborted: it stopped
+ * at its next fuel poll, or while it awaited a host capability.
+ */
+export type CancelledCode = "hook_cancelled";
+
 export interface SandboxError {
-  code: SandboxErrorCode;
+  code: SandboxErrorCode | CancelledCode;
   /** Readable detail for the hook author (never contains host internals). */
   message: string;
+  /**
+   * The engine failed for reasons of its own (a trap not explained by the
+   * hook's memory, an instance lost while the hook waited): running the same
+   * hook again in a fresh sandbox may succeed.
+   */
+  engineFault?: true;
 }
 
 export type LogLevel = "debug" | "info" | "warn" | "error";

@@ -58,6 +58,54 @@ describe("rayrun files", () => {
     expect(run("files", "list", "--json").json()).toEqual({ items: [], nextCursor: null });
   });
 
+  it("answers a hook's host calls from the --host-calls file, and refuses a file it cannot read as JSON", () => {
+    const dir = mkdtempSync(join(tmpdir(), "rayrun-files-"));
+    const ws = cli(["workspaces", "create", "cli-files-mocks", "--json"]).json<{ uid: string }>().uid;
+    const hook = join(dir, "hook.ts");
+    writeFileSync(
+      hook,
+      `export async function main() {
+  const first = await rayrun.model({ provider: "openai", request: { messages: [] } });
+  return { first, second: await rayrun.lambda({ source: "lib/x.ts:f", args: {} }) };
+}
+`,
+    );
+    expect(cli(["files", "save", "lib/hook.ts", "--file", hook, "--workspace", ws]).code).toBe(0);
+    const mocks = join(dir, "mocks.json");
+    writeFileSync(
+      mocks,
+      JSON.stringify([
+        { name: "model", result: "mocked model" },
+        { name: "lambda", result: "mocked lambda" },
+        { name: "model", result: "left over" },
+      ]),
+    );
+    const test = (...extra: string[]) => cli(["files", "test", "lib/hook.ts", "--workspace", ws, ...extra]);
+
+    const mocked = test("--host-calls", mocks);
+    expect(mocked.code, mocked.stderr).toBe(0);
+    expect(mocked.stdout).toContain('ok: {"first":"mocked model","second":"mocked lambda"}');
+    expect(mocked.stderr).toContain("host calls: 2 mocks used, 1 unused, 0 calls without a matching mock");
+    expect(test("--host-calls", mocks, "--json").json()).toMatchObject({
+      ok: true,
+      hostCalls: { used: 2, unused: 1, unmatched: 0 },
+    });
+
+    const unmocked = test();
+    expect(unmocked.code).toBe(1);
+    expect(unmocked.stdout).toContain("rayrun.model call 1 has no mock");
+
+    const missing = test("--host-calls", join(dir, "absent.json"));
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.trim().split("\n")).toHaveLength(1);
+    expect(missing.stderr).toContain("no such file");
+    writeFileSync(join(dir, "bad.json"), "[{ name: model }]");
+    const bad = test("--host-calls", join(dir, "bad.json"));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split("\n")).toHaveLength(1);
+    expect(bad.stderr).toContain("is not JSON");
+  });
+
   it("prints the problem code for a bad path and a failing test run", () => {
     const ws = cli(["workspaces", "create", "cli-files-bad", "--json"]).json<{ uid: string }>().uid;
     const bad = cli(["files", "show", "lib/../x.ts", "--workspace", ws]);

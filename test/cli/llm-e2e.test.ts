@@ -212,9 +212,34 @@ describe("the fast RAG hook (lib/fast-rag-hook.ts:transform) calling lib/fast-ra
         .chat.completions.create(openaiBody)
         .catch((error: unknown) => error);
       expect(failed).toBeInstanceOf(UnprocessableEntityError);
-      expect((failed as UnprocessableEntityError).code).toBe("request_hook_failed");
+      // The SDK reads the turn error's own code and type from the provider-shaped `error`.
+      expect(failed).toMatchObject({ code: "request_hook_error", type: "turn_error" });
       await expect(anthropic().messages.create(anthropicBody)).rejects.toMatchObject({ status: 422 });
     });
     expect(got).toEqual([]);
+  });
+
+  it("an inner loop whose policy allows no lambda is refused the call main makes, and fails closed", async () => {
+    await putConfig({
+      ...hook,
+      code_execution: { sys_lambda: true },
+      loops: { researcher: { lambda: { allow: [] } } },
+    });
+    const got = await receivedDuring(async () => {
+      const completion = await openai().chat.completions.create(openaiBody);
+      expect(completion.choices[0]?.message.content).toBe(`echo: ${enrichedQuestion("main")}`);
+      const refused = await openai({ "x-rayrun-loop": "researcher" })
+        .chat.completions.create(openaiBody)
+        .catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(UnprocessableEntityError);
+      expect(refused).toMatchObject({
+        type: "turn_error",
+        code: "request_hook_error",
+        message: expect.stringContaining(
+          'lib/fast-rag.ts:enrichMessages is not allowed in loop "researcher"',
+        ),
+      });
+    });
+    expect(got.map((r) => r.body.messages)).toEqual([enriched("main")]);
   });
 });

@@ -4,7 +4,8 @@
 // LLM path runs it, on the request the page describes.
 import { beforeAll, describe, expect, it } from "vitest";
 import type { NeutralRequest } from "../../shared/llm/request";
-import { deployFileSource } from "../helpers/files";
+import { call, json } from "../helpers/api";
+import { deployFileSource, fileUrl } from "../helpers/files";
 import {
   failed,
   hookWorkspace,
@@ -15,7 +16,7 @@ import {
   type HookWorkspace,
 } from "../shared/llm/harness";
 import { FAST_RAG_LAMBDA as FAST_RAG, warmCompiler } from "./harness";
-import { section, snippet, snippetObject } from "./snippets";
+import { codeBlocks, section, snippet, snippetObject } from "./snippets";
 
 beforeAll(warmCompiler, 180_000);
 
@@ -24,6 +25,21 @@ const main = { name: "main" };
 /** Deploys `docs/snippets/<snippet>` as the workspace file `path`, its test run calling `transform` with `input`. */
 const deploySnippet = (w: HookWorkspace, path: string, snippetPath: string, input: unknown) =>
   deployFileSource(w, path, snippet(snippetPath), { export: "transform", input });
+
+/** The test-console body the page shows for fast-rag-hook.ts, its lambda mocked. */
+function mockedTestBody(): Record<string, unknown> {
+  const text = section("request-hooks", "## `rayrun.*`: what a hook can call");
+  const bodies = codeBlocks(text)
+    .filter((block) => block.language === "json" && block.body.includes('"hostCalls"'))
+    .map((block) => JSON.parse(block.body) as Record<string, unknown>);
+  expect(bodies).toHaveLength(1);
+  return bodies[0] ?? {};
+}
+
+const FAST_RAG_HOOK = "lib/fast-rag-hook.ts";
+/** fast-rag-hook.ts deployed after one test-console run with the page's mocked body. */
+const deployFastRagHook = (w: HookWorkspace) =>
+  deployFileSource(w, FAST_RAG_HOOK, snippet("request-hooks/fast-rag-hook.ts"), mockedTestBody());
 
 describe("request-policy.ts with the page's config", () => {
   it("deploys with the page's test input and shows the provider only fs_read and fs_write, in every loop", async () => {
@@ -76,6 +92,29 @@ describe("contract.ts", () => {
   });
 });
 
+describe("fast-rag-hook.ts in the test console", () => {
+  it("runs on the page's mocked lambda, with the answer and the usage the page gives", async () => {
+    const w = await hookWorkspace();
+    const body = mockedTestBody();
+    const current = await call("GET", fileUrl(w, FAST_RAG_HOOK), { key: w.key });
+    await current.body?.cancel();
+    const saved = await call("PUT", fileUrl(w, FAST_RAG_HOOK, "/draft"), {
+      key: w.key,
+      body: { source: snippet("request-hooks/fast-rag-hook.ts"), config: {} },
+      headers: { "if-match": current.headers.get("etag") ?? "" },
+    });
+    await json(saved, 200);
+    const run = await json<{ ok: boolean; value: NeutralRequest; hostCalls: unknown }>(
+      await call("POST", fileUrl(w, FAST_RAG_HOOK, "/test"), { key: w.key, body }),
+      200,
+    );
+    const [mock] = body.hostCalls as { result: { messages: unknown } }[];
+    const input = body.input as { request: NeutralRequest };
+    expect(run).toMatchObject({ ok: true, hostCalls: { used: 1, unused: 0, unmatched: 0 } });
+    expect(run.value).toEqual({ ...input.request, messages: mock?.result.messages });
+  });
+});
+
 describe("fast-rag-hook.ts with the page's config", () => {
   const question: NeutralRequest = sampleRequest({
     messages: [{ role: "user", content: "When does the office open?" }],
@@ -88,10 +127,7 @@ describe("fast-rag-hook.ts with the page's config", () => {
       export: "enrichMessages",
       input: { messages: question.messages, loop: "main" },
     });
-    await deploySnippet(w, "lib/fast-rag-hook.ts", "request-hooks/fast-rag-hook.ts", {
-      request: question,
-      loop: main,
-    });
+    await deployFastRagHook(w);
 
     const out = transformed(await runHook(w, "main", question));
     expect(out).toEqual({
@@ -113,10 +149,7 @@ describe("fast-rag-hook.ts with the page's config", () => {
       export: "enrichMessages",
       input: { messages: question.messages, loop: "main" },
     });
-    await deploySnippet(w, "lib/fast-rag-hook.ts", "request-hooks/fast-rag-hook.ts", {
-      request: question,
-      loop: main,
-    });
+    await deployFastRagHook(w);
     const gated = snippetObject("request-hooks/fast-rag.config.json");
     await setConfig(w, { ...gated, code_execution: { sys_lambda: false } });
 

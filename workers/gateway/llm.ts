@@ -17,7 +17,9 @@ import { anthropicToNeutral, neutralToAnthropic } from "../../shared/llm/anthrop
 import { forwardToProvider } from "../../shared/llm/forward";
 import { neutralToOpenai, openaiToNeutral } from "../../shared/llm/openai";
 import type { NeutralRequest, RequestProblem } from "../../shared/llm/request";
-import { requestHookRecord, runRequestHook } from "../../shared/llm/request-hook";
+import { runRequestHook } from "../../shared/llm/request-hook";
+import { requestHookRecords } from "../../shared/llm/request-hook-records";
+import { APPROVAL_HEADER, turnErrorProblem } from "../../shared/llm/turn-error";
 import { runChatParams } from "../../shared/plugins/chat-params";
 import { activePluginsOrNone } from "../../shared/plugins/discovery";
 import { deferRuns } from "../../shared/logs/writer";
@@ -32,6 +34,7 @@ export const REQUEST_ID_HEADER = "x-rayrun-request-id";
 export const LOOP_HEADER = "x-rayrun-loop";
 /** `true` on history-compaction calls, which never run the request hook. */
 export const COMPACTION_HEADER = "x-rayrun-compaction";
+const APPROVAL_ID = /^apr_[A-Za-z0-9_-]{1,100}$/;
 
 interface Dialect {
   toNeutral: (body: JsonObject) => Result<{ request: NeutralRequest; stream: boolean }, RequestProblem[]>;
@@ -46,7 +49,7 @@ const DIALECTS: Record<ProviderName, Dialect> = {
 /**
  * A problem document the official SDKs can also read: both take `error.message`
  * and `error.type` from an error body (OpenAI's also `error.code`), and without
- * them report only "422 status code".
+ * them report only "422 status code". A turn error brings its own `error`.
  */
 function llmProblem(
   code: ProblemCode,
@@ -58,7 +61,7 @@ function llmProblem(
   return problemResponse({
     code,
     detail,
-    extensions: { ...extensions, requestId, error: { type: code, code, message: detail } },
+    extensions: { error: { type: code, code, message: detail }, ...extensions, requestId },
     headers: { ...headers, [REQUEST_ID_HEADER]: requestId },
   });
 }
@@ -110,6 +113,10 @@ async function proxy(c: GatewayContext, provider: ProviderName): Promise<Respons
       `${LOOP_HEADER} must be a loop name: 1–64 letters, digits, _, . or -.`,
       requestId,
     );
+  }
+  const approvalId = c.req.header(APPROVAL_HEADER) ?? null;
+  if (approvalId !== null && !APPROVAL_ID.test(approvalId)) {
+    return llmProblem("invalid_request", `${APPROVAL_HEADER} must be an approval id (apr_…).`, requestId);
   }
   const compaction = c.req.header(COMPACTION_HEADER);
   if (compaction !== undefined && compaction !== "true" && compaction !== "false") {
@@ -163,6 +170,9 @@ async function proxy(c: GatewayContext, provider: ProviderName): Promise<Respons
       },
     );
   }
+  const { caller } = c.get("admitted");
+  // The client's disconnect aborts this signal: the hook stops and nothing is forwarded.
+  const signal = c.req.raw.signal;
   const [outcome, plugins] = await Promise.all([
     runRequestHook(
       c.env,
@@ -173,20 +183,22 @@ async function proxy(c: GatewayContext, provider: ProviderName): Promise<Respons
         requestId,
         bypass: compaction === "true",
         config: Promise.resolve(config),
+        signal,
+        caller: { keyId: caller.keyId, actor: caller.actor, approvalId },
       },
       { env: c.env, workspaceUid: ws, requestId },
     ),
     activePluginsOrNone(c.env, ws, config),
   ]);
   if (outcome.kind !== "skipped") {
-    deferRuns(c.executionCtx, c.env, [requestHookRecord(ws, loop, requestId, outcome)], {
+    deferRuns(c.executionCtx, c.env, requestHookRecords(ws, loop, requestId, outcome), {
       payloadCapture: true,
       detailPolicy: config.detailPolicy,
     });
   }
-  if (outcome.kind === "failed") {
-    return llmProblem("request_hook_failed", outcome.message, requestId, { hookCode: outcome.code });
-  }
+  if (outcome.kind === "failed") return answerProblem(turnErrorProblem(outcome), requestId);
+  // A client gone after the hook: nothing more is done for it.
+  if (signal.aborted) return llmProblem("invalid_request", "The request was cancelled.", requestId);
 
   // Plugins' chat.params (fail open), then the provider.
   const chat = await runChatParams(c.env, {

@@ -3,9 +3,11 @@
 // across concurrent hooks.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { loopPolicy } from "../../../shared/config/loops";
 import { DEFAULT_CONFIG } from "../../../shared/config/schema";
 import { hostCallsFor, TIME_UP, type HostContext } from "../../../shared/llm/host-calls";
 import { runAdapterStage, runModuleExport } from "../../../shared/sandbox";
+import { workerdEngines } from "../../../shared/sandbox/wasm-workerd";
 import { adapterCode, moduleCode, testContext } from "../sandbox/helpers";
 import {
   deployLib,
@@ -131,7 +133,31 @@ const context = (overrides: Partial<HostContext> = {}): HostContext => ({
   requestId: "r1",
   config: { ...DEFAULT_CONFIG, code_execution: { sys_lambda: true } },
   deadline: Date.now() + 5000,
+  policy: loopPolicy({}, "main"),
   ...overrides,
+});
+
+describe("structural recovery from an engine failure", () => {
+  it("an engine replaced while the hook awaits is retried in a fresh sandbox when recovery.structuralRetries allows", async () => {
+    const outcomes = [];
+    for (const structuralRetries of [0, 1]) {
+      const w = await slowLambdaWorkspace(AWAITS_LAMBDA, {}, { recovery: { structuralRetries } });
+      const g = gate();
+      const pending = runHook(w, "main", sampleRequest(), { host: { env: slowBackend(g) } });
+      await g.reached;
+      workerdEngines.retire(await workerdEngines.get());
+      g.open();
+      outcomes.push(await pending);
+    }
+    const [once, retried] = outcomes;
+    expect(failed(once!)).toMatchObject({ code: "request_hook_error", structural: true, retried: [] });
+    expect(failed(once!).message).toMatch(/engine failed while the hook awaited/);
+    expect(transformed(retried!).system).toBe("found x");
+    expect(retried).toMatchObject({
+      run: { attempt: 2 },
+      retried: [{ code: "request_hook_error", structural: true, run: { attempt: 1 } }],
+    });
+  });
 });
 
 describe("hostCallsFor", () => {

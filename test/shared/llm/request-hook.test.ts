@@ -4,7 +4,8 @@
 // WorkspaceObject.
 import { describe, expect, it } from "vitest";
 import { LIMITS } from "../../../shared/limits";
-import { FUEL_PER_MS, requestHookRecord } from "../../../shared/llm/request-hook";
+import { FUEL_PER_MS } from "../../../shared/llm/request-hook";
+import { requestHookRecords } from "../../../shared/llm/request-hook-records";
 import {
   deployLib,
   deployUntested,
@@ -694,7 +695,7 @@ describe("A hook cannot grant a tool or bypass authorization", () => {
       "shell",
       "grant_admin",
     ]);
-    expect(Object.keys(outcome).toSorted()).toStrictEqual(["kind", "request", "run"]);
+    expect(Object.keys(outcome).toSorted()).toStrictEqual(["kind", "request", "retried", "run"]);
     expect(request).toStrictEqual(before);
   });
 });
@@ -705,7 +706,8 @@ describe("Hook failures are recorded as a local structural [Turn error]", () => 
       export function transform({ request }) { rayrun.log.warn("trimmed", { kept: 2 }); return request; }`);
     const outcome = await runHook(w, "reviewer");
     if (outcome.kind === "skipped") throw new Error("the hook did not run");
-    const record = requestHookRecord(w.ws, "reviewer", "req-1", outcome);
+    const [record] = requestHookRecords(w.ws, "reviewer", "req-1", outcome);
+    if (record === undefined) throw new Error("no record");
     expect(record).toMatchObject({
       workspaceUid: w.ws,
       kind: "request_hook",
@@ -718,6 +720,8 @@ describe("Hook failures are recorded as a local structural [Turn error]", () => 
       requestId: "req-1",
       loop: "reviewer",
       plugin: null,
+      turnError: false,
+      attempt: 1,
       details: { logs: [{ level: "warn", message: "trimmed", data: { kept: 2 } }] },
     });
     expect(record.revisionId).toMatch(/.+/);
@@ -727,13 +731,16 @@ describe("Hook failures are recorded as a local structural [Turn error]", () => 
   it("a failed call's record: outcome error, the request_hook_* code, [Turn error] in details", async () => {
     const w = await withHook(`export function transform() { throw new Error("nope"); }`);
     const outcome = failed(await runHook(w, "main"));
-    const record = requestHookRecord(w.ws, "main", "req-2", outcome);
+    const [record] = requestHookRecords(w.ws, "main", "req-2", outcome);
+    if (record === undefined) throw new Error("no record");
     expect(record).toMatchObject({
       kind: "request_hook",
       stage: "transform",
       loop: "main",
       outcome: "error",
       code: "request_hook_error",
+      turnError: true,
+      attempt: 1,
     });
     expect(record.details?.error).toMatch(/^\[Turn error\] .*nope/);
   });
@@ -741,8 +748,10 @@ describe("Hook failures are recorded as a local structural [Turn error]", () => 
   it("a missing source is recorded with no revision", async () => {
     const w = await hookWorkspace();
     await setConfig(w, { pre_llm_hook: hookConfig() });
-    const record = requestHookRecord(w.ws, "main", "req-3", failed(await runHook(w, "main")));
+    const [record] = requestHookRecords(w.ws, "main", "req-3", failed(await runHook(w, "main")));
     expect(record).toMatchObject({ code: "request_hook_source_missing", revisionId: null, fuelUsed: 0 });
-    expect(record.details?.error).toMatch(/^\[Turn error\] lib\/request-policy\.ts has no active deployment/);
+    expect(record?.details?.error).toMatch(
+      /^\[Turn error\] lib\/request-policy\.ts has no active deployment/,
+    );
   });
 });

@@ -136,7 +136,8 @@ describe("the OpenAI-compatible endpoint", () => {
     expect(error).toBeInstanceOf(UnprocessableEntityError);
     expect(error).toMatchObject({
       status: 422,
-      code: "request_hook_failed",
+      code: "request_hook_error",
+      type: "turn_error",
       message: expect.stringContaining("the policy store is down"),
     });
 
@@ -314,7 +315,7 @@ describe("the Anthropic-compatible endpoint", () => {
     expect(error).toBeInstanceOf(AnthropicAPIError);
     expect(error).toMatchObject({
       status: 422,
-      type: "request_hook_failed",
+      type: "turn_error",
       apiMessage: expect.stringContaining("the policy store is down"),
     });
     expect(await received(g)).toEqual([]);

@@ -4,19 +4,21 @@
 // (a completed run makes the version deployable; its details are stored only
 // under the workspace's detail policy). It runs as production
 // does: on the async engine, with the `rayrun` namespace request hooks and
-// plugins get (same gates: the nested lambda only with
-// `code_execution.sys_lambda` on), the same JSON rules, `chat.params` seeing
-// unset fields as undefined, `tool` read the way deploy reads it (its
-// definitions as JSON, `execute` left in the sandbox), and the kind's time bound.
+// plugins get, the same JSON rules, `chat.params` seeing unset fields as
+// undefined, `tool` read the way deploy reads it (its definitions as JSON,
+// `execute` left in the sandbox), and the kind's time bound. Only its host
+// calls differ: `rayrun.lambda` and `rayrun.model` answer from the body's
+// `hostCalls` mocks, so a test never runs a deployed lambda or calls a provider.
 import { Hono } from "hono";
 import { z } from "zod";
 import { fileTestDetails } from "../deploy/test-run-details";
+import { HostCallMocks, mockHostCalls } from "../deploy/mock-host-calls";
 import { storeTestRun } from "../deploy/test-runs";
 import { DEFAULT_LIB_EXPORT, exportPath } from "../../../shared/files/exports";
 import type { WorkspaceFile } from "../../../shared/files/paths";
 import { ProblemException } from "../../../shared/http/problem";
 import { readWorkspaceConfig } from "../../../shared/config";
-import { FUEL_PER_MS, hostCallsFor, REQUEST_HOOK_EXTENSIONS } from "../../../shared/llm/host-calls";
+import { FUEL_PER_MS, REQUEST_HOOK_EXTENSIONS } from "../../../shared/llm/host-calls";
 import { LIMITS } from "../../../shared/limits";
 import { CHAT_PARAMS_EXTENSION } from "../../../shared/plugins/chat-params";
 import { pluginToolDefsExtension } from "../../../shared/plugins/tool-sandbox";
@@ -50,6 +52,7 @@ const FileTestRequest = z
       .optional()
       .describe("plugin files: the hook to run (tool, chat.params, tool.execute.before, tool.execute.after)"),
     input: z.json().describe("The function's single argument"),
+    hostCalls: HostCallMocks.optional(),
     version: z.number().int().min(1).optional().describe("The version to test; the draft's when omitted"),
   })
   .strict();
@@ -107,19 +110,14 @@ export const fileTestRoutes = new Hono<ApiEnv>().post(
     };
     const timeoutMs = t.file.kind === "lib" ? LIMITS.requestHookTimeoutMs : LIMITS.pluginHookTimeoutMs;
     const workspaceConfig = await readWorkspaceConfig(c.env.DB, t.workspaceUid);
+    const mocks = mockHostCalls(body.hostCalls ?? []);
     const report = await runModuleExport({
       ...call,
       extensions: [
         ...REQUEST_HOOK_EXTENSIONS,
         ...(t.file.kind === "plugin" ? (HOOK_EXTENSIONS[chosen.name] ?? []) : []),
       ],
-      hostCalls: hostCallsFor({
-        env: c.env,
-        workspaceUid: t.workspaceUid,
-        requestId,
-        config: workspaceConfig,
-        deadline: Date.now() + timeoutMs,
-      }),
+      hostCalls: mocks.hostCalls,
       fuel: timeoutMs * FUEL_PER_MS,
       moduleFuel: timeoutMs * FUEL_PER_MS,
     });
@@ -128,6 +126,7 @@ export const fileTestRoutes = new Hono<ApiEnv>().post(
       [chosen.field]: chosen.name,
       ...(outcome.ok ? { ok: true as const, ...outcome.value } : { ok: false as const, ...outcome.error }),
       logs: report.logs,
+      hostCalls: mocks.usage(),
       fuelUsed: report.fuelUsed,
       durationMs: report.durationMs,
     };

@@ -11,7 +11,9 @@ import { database } from "../../../shared/db/client";
 import { ProblemException } from "../../../shared/http/problem";
 import { relocate } from "../../../shared/llm/problems";
 import { NeutralRequestSchema, validateNeutralRequest } from "../../../shared/llm/request";
-import { requestHookRecord, runRequestHook } from "../../../shared/llm/request-hook";
+import { runRequestHook } from "../../../shared/llm/request-hook";
+import { requestHookRecords } from "../../../shared/llm/request-hook-records";
+import { APPROVAL_HEADER, turnErrorProblem } from "../../../shared/llm/turn-error";
 import { runChatParams } from "../../../shared/plugins/chat-params";
 import { activePluginsOrNone } from "../../../shared/plugins/discovery";
 import { deferRuns } from "../../../shared/logs";
@@ -63,10 +65,20 @@ export const llmRoutes = new Hono<ApiEnv>().post(
     c.header("x-rayrun-request-id", requestId);
     // One config read serves the hook, the plugins and the records; the plugin list is read while the hook runs.
     const configRead = readWorkspaceConfig(c.env.DB, ws);
+    const principal = c.get("principal");
+    const approvalId = c.req.header(APPROVAL_HEADER) ?? null;
     const [outcome, config, plugins] = await Promise.all([
       runRequestHook(
         c.env,
-        { workspaceUid: ws, loop, request: checked.value, requestId, config: configRead },
+        {
+          workspaceUid: ws,
+          loop,
+          request: checked.value,
+          requestId,
+          config: configRead,
+          signal: c.req.raw.signal,
+          caller: { keyId: principal.keyId, actor: principal.actor, approvalId },
+        },
         { env: c.env, workspaceUid: ws, requestId },
       ),
       configRead,
@@ -74,14 +86,14 @@ export const llmRoutes = new Hono<ApiEnv>().post(
     ]);
     const capture = { payloadCapture: true, detailPolicy: config.detailPolicy };
     if (outcome.kind !== "skipped") {
-      deferRuns(c.executionCtx, c.env, [requestHookRecord(ws, loop, requestId, outcome)], capture);
+      deferRuns(c.executionCtx, c.env, requestHookRecords(ws, loop, requestId, outcome), capture);
     }
     if (outcome.kind === "failed") {
+      const problem = turnErrorProblem(outcome);
       throw new ProblemException({
-        code: "request_hook_failed",
-        detail: outcome.message,
-        extensions: { hookCode: outcome.code, requestId },
-        headers: { "x-rayrun-request-id": requestId },
+        ...problem,
+        extensions: { ...problem.extensions, requestId },
+        headers: { ...problem.headers, "x-rayrun-request-id": requestId },
       });
     }
     // Plugins' chat.params (fail open); the agent's provider is not known here.

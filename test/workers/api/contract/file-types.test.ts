@@ -2,6 +2,7 @@
 // can load (the sandbox's modules): the namespace's name and capabilities,
 // the plugin hooks, chat.params' keys and refusals, the providers. That they
 // type-check, and match the runtime's TypeScript types, is file-types.node.test.ts.
+import { loopPolicy } from "../../../../shared/config/loops";
 import { describe, expect, it } from "vitest";
 import { PROVIDERS } from "../../../../shared/config/providers";
 import { PLUGIN_HOOKS } from "../../../../shared/files/exports";
@@ -59,6 +60,7 @@ describe("the declarations follow the runtime", () => {
         requestId: "r",
         config: {} as never,
         deadline: 0,
+        policy: loopPolicy({}, "main"),
       }),
     );
     expect(membersOf(LIB, "RayrunNamespace")).toEqual([...lent, "log"]);

@@ -1,12 +1,9 @@
 // The file test console gives a lib function the `rayrun` namespace a request
-// hook gets, under the same gates, so a hook using it can be tested (and so
-// deployed) before it runs on the LLM path.
+// hook gets, its host calls answered by the body's mocks, so a hook using it can
+// be tested (and so deployed) before it runs on the LLM path.
 import { describe, expect, it } from "vitest";
-import { setConfig } from "../../../helpers/files";
-import { deployFile, fileFixture, saveAndTest, saveFile, testFile } from "./files-harness";
+import { deployFile, fileFixture, saveFile, testFile } from "./files-harness";
 
-const RETRIEVER = `export function enrich(args: { q: string }) { return { hits: ["doc about " + args.q] }; }
-export function main() { return "ok"; }`;
 const HOOK = `export async function transform({ request }: { request: { messages: unknown[] } }) {
   rayrun.log.info("enriching", { n: request.messages.length });
   const found = await rayrun.lambda({ source: "lib/retriever.ts:enrich", args: { q: "pricing" } });
@@ -14,20 +11,19 @@ const HOOK = `export async function transform({ request }: { request: { messages
 }`;
 
 describe("file test console", () => {
-  it("runs a lib function with the rayrun namespace: the nested lambda only with the sys_lambda gate on", async () => {
+  it("runs a lib function with the rayrun namespace: logs kept, the nested lambda answered by its mock", async () => {
     const f = await fileFixture();
-    await saveAndTest(f, "lib/retriever.ts", RETRIEVER);
-    await deployFile(f, "lib/retriever.ts", 1, "active");
     await saveFile(f, "lib/hook.ts", HOOK);
     const input = { request: { messages: [{ role: "user", content: "hi" }] } };
+    const lookup = { source: "lib/retriever.ts:enrich", args: { q: "pricing" } };
 
-    const off = await testFile(f, "lib/hook.ts", { export: "transform", input });
-    expect(off).toMatchObject({ ok: false, message: expect.stringContaining("sys_lambda") });
-
-    await setConfig(f, { code_execution: { sys_lambda: true } });
-    const on = await testFile(f, "lib/hook.ts", { export: "transform", input });
-    expect(on).toMatchObject({ ok: true, value: { found: { hits: ["doc about pricing"] } } });
-    expect(on.logs).toEqual([
+    const run = await testFile(f, "lib/hook.ts", {
+      export: "transform",
+      input,
+      hostCalls: [{ name: "lambda", args: lookup, result: { hits: ["doc about pricing"] } }],
+    });
+    expect(run).toMatchObject({ ok: true, value: { found: { hits: ["doc about pricing"] } } });
+    expect(run.logs).toEqual([
       expect.objectContaining({ level: "info", message: "enriching", data: { n: 1 } }),
     ]);
   });
