@@ -1,6 +1,7 @@
 // `rayrun completion bash|zsh|fish`: a completion script generated from the
 // command table and the option list, so a new command or option completes
 // without touching this file.
+import { RUN_MODES, RUN_OUTCOMES } from "../shared/db/run-types.ts";
 import { CliError } from "./client.ts";
 import type { CommandContext } from "./context.ts";
 
@@ -17,6 +18,8 @@ export interface CompletionTable {
 const VALUES: Readonly<Record<string, readonly string[]>> = {
   channel: ["active", "shadow"],
   stage: ["before", "after"],
+  mode: RUN_MODES,
+  outcome: RUN_OUTCOMES,
 };
 const FILE_OPTIONS = ["file", "config", "host-calls"];
 /** Positional values of commands without subcommands. */

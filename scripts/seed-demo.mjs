@@ -43,16 +43,20 @@ const LIB_FILES = [
   },
   {
     path: "lib/fast-rag-hook.ts",
-    // The test console lends no `rayrun` (no host capabilities), so `transform`
-    // cannot complete a test run there; deploying needs one completed run of
-    // the version, which this extra export provides. `transform` is as written.
-    source: `${example("fast-rag-hook.ts")}
-// Added by npm start's seed: the test console cannot run \`transform\` (no \`rayrun\` there).
-export function probe() {
-  return "ok";
-}
-`,
-    test: { export: "probe", input: null },
+    source: example("fast-rag-hook.ts"),
+    // The test console answers host calls from mocks: the retrieval lambda's answer is given here.
+    test: {
+      export: "transform",
+      input: {
+        request: {
+          messages: [{ role: "user", content: "When does the office open?" }],
+          tools: [],
+          options: {},
+        },
+        loop: { name: "main" },
+      },
+      hostCalls: [{ name: "lambda", result: { messages: [{ role: "user", content: "enriched" }] } }],
+    },
   },
 ];
 

@@ -2,8 +2,8 @@
 // gateway (writer), the test console and the logs routes (readers).
 // Metadata is always stored; `details` only when the service's payload capture
 // is on and the workspace's detail policy allows it.
-import type { Json } from "../json";
-import type { LogEntry } from "../sandbox/types";
+import type { Json } from "../json.ts";
+import type { LogEntry } from "../sandbox/types.ts";
 
 /** `code_mode`: a Code Mode `execute`, the model's code that made the calls recorded under its request id. */
 export const HOOK_KINDS = ["tool_adapter", "request_hook", "plugin", "code_mode"] as const;

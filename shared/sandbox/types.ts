@@ -1,6 +1,6 @@
 // The sandbox's public contract. Everything crossing this boundary is JSON
 // or a tagged value; nothing here throws for hook misbehaviour.
-import type { Json, JsonObject } from "../json";
+import type { Json, JsonObject } from "../json.ts";
 
 /** Stable codes for every way a hook invocation fails (always fail closed for adapters). */
 export type SandboxErrorCode =

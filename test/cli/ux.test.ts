@@ -204,6 +204,8 @@ complete_words rayrun hooks sa
 complete_words rayrun --workspace ws files dep
 complete_words rayrun hooks save --fi
 complete_words rayrun hooks deploy 2 --channel sh
+complete_words rayrun hooks logs --mode c
+complete_words rayrun hooks logs --outcome turn
 complete_words rayrun completion ""
 complete -p rayrun`;
     const bash = spawnSync("bash", ["-c", harness], { encoding: "utf8" });
@@ -214,6 +216,8 @@ complete -p rayrun`;
       "deploy",
       "--file",
       "shadow",
+      "code",
+      "turn_error_retry",
       "bash zsh fish",
       "complete -F _rayrun rayrun",
       "",
