@@ -20,19 +20,11 @@ export interface HostCallRequest {
 const forbidden = (loop: string, what: string): HostCallError =>
   new HostCallError(HOST_CALL_FORBIDDEN, `${what} is not allowed in loop "${loop}"`);
 
-/** The call `input` makes of capability `name`, or null when the input is not a call of it at all. */
+/** The call `input` makes of capability `name` (target null when the input names none). */
 export function describeHostCall(name: "lambda" | "model", input: Json): HostCallRequest {
   if (name === "lambda") {
     const source = isJsonObject(input) && typeof input.source === "string" ? input.source : null;
-    let target: string | null = null;
-    if (source !== null) {
-      try {
-        target = normaliseSource(source);
-      } catch {
-        target = null;
-      }
-    }
-    return { name, target, input };
+    return { name, target: source === null ? null : normaliseSource(source), input };
   }
   const request = isJsonObject(input) && isJsonObject(input.request) ? input.request : null;
   const model = request !== null && typeof request.model === "string" ? request.model : null;

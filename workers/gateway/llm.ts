@@ -196,9 +196,8 @@ async function proxy(c: GatewayContext, provider: ProviderName): Promise<Respons
       detailPolicy: config.detailPolicy,
     });
   }
+  // A client gone after the hook is not forwarded either: its signal aborts the provider fetch before it starts.
   if (outcome.kind === "failed") return answerProblem(turnErrorProblem(outcome), requestId);
-  // A client gone after the hook: nothing more is done for it.
-  if (signal.aborted) return llmProblem("invalid_request", "The request was cancelled.", requestId);
 
   // Plugins' chat.params (fail open), then the provider.
   const chat = await runChatParams(c.env, {
