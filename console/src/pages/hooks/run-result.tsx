@@ -1,7 +1,9 @@
-// One test run as the console shows it: outcome, the transformed value, logs, time and fuel.
+// One test run as the console shows it: outcome, the transformed value, how a file's host call
+// mocks were used, logs, time and fuel.
 import { pretty } from "./json-example";
 import { formatClock } from "../../components/format";
 import type { SessionRun } from "./store";
+import type { HostCallUsage } from "./test-inputs";
 
 function outcomeText(run: SessionRun): { text: string; kind: "ok" | "error" | "warn" } {
   if (!run.ok) return { text: `Failed: ${run.code ?? "error"}`, kind: "error" };
@@ -22,6 +24,41 @@ function produced(run: SessionRun): { label: string; value: unknown } | null {
     return { label: "Outcome", value: outcome };
   }
   return { label: "Return value", value: "value" in run ? run.value : undefined };
+}
+
+/** A file run's `hostCalls` answer (tool stages have none). */
+function hostCallUsage(run: SessionRun): HostCallUsage | null {
+  if (!("hostCalls" in run)) return null;
+  const usage: unknown = run.hostCalls;
+  if (usage === null || typeof usage !== "object") return null;
+  const count = (key: keyof HostCallUsage) => {
+    const value: unknown = (usage as Record<string, unknown>)[key];
+    return typeof value === "number" ? value : 0;
+  };
+  return { used: count("used"), unused: count("unused"), unmatched: count("unmatched") };
+}
+
+/**
+ * "host calls: 1 mock used, 0 unused, 0 unmatched". A refused call (no mock left, or not the one
+ * expected) may be caught by the hook and the run still succeed, so it is flagged as a warning.
+ */
+function HostCalls({ run }: { run: SessionRun }) {
+  const usage = hostCallUsage(run);
+  if (!usage || usage.used + usage.unused + usage.unmatched === 0) return null;
+  const text = `host calls: ${usage.used} mock${usage.used === 1 ? "" : "s"} used, ${usage.unused} unused, ${usage.unmatched} unmatched`;
+  if (usage.unmatched === 0) {
+    return (
+      <p class="host-calls muted" data-testid="host-calls">
+        {text}
+      </p>
+    );
+  }
+  return (
+    <p class="host-calls notice notice-warn" data-testid="host-calls">
+      <strong>Warning:</strong> {text}. An unmatched call was refused: no mock was left for it, or it did not
+      match its mock.
+    </p>
+  );
 }
 
 export function RunResult({ run }: { run: SessionRun }) {
@@ -52,6 +89,7 @@ export function RunResult({ run }: { run: SessionRun }) {
           {typeof run.outcome.message === "string" ? run.outcome.message : ""}
         </p>
       )}
+      <HostCalls run={run} />
       {value && (
         <div>
           <h4>{value.label}</h4>

@@ -1,8 +1,10 @@
 // The test console's inputs and how they become a request: a tool stage with arguments (and a
-// mock result for after), or a file's function with one input. Seeded from the tool's schemas
-// and from the payload shapes docs/request-hooks.md and docs/plugins.md describe.
+// mock result for after), or a file's function with one input and the mocks its host calls
+// (rayrun.lambda, rayrun.model) take. Seeded from the tool's schemas and from the payload shapes
+// docs/request-hooks.md and docs/plugins.md describe.
 import { request } from "../../api/client";
 import { ProblemError } from "../../api/problem";
+import { entryPointer } from "../../components/field-errors";
 import { exampleFor, pretty } from "./json-example";
 import type { HookTarget } from "./target";
 import type { JsonObject, TestAnswer } from "./types";
@@ -14,6 +16,19 @@ export interface TestInputs {
   /** Files: the exported function (lib) or the plugin hook to run. */
   fn: string;
   input: string;
+  /** Files: a JSON array of host call mocks, sent as `hostCalls` when not empty. */
+  hostCalls: string;
+}
+
+/** The API's limit on mocks per run (workers/api/deploy/mock-host-calls.ts). */
+export const MAX_HOST_CALL_MOCKS = 50;
+export const HOST_CALLS_EXAMPLE = '[{ "name": "lambda", "result": { "messages": [] } }]';
+
+/** How a file run used its mocks, as the API answers it next to the run. */
+export interface HostCallUsage {
+  used: number;
+  unused: number;
+  unmatched: number;
 }
 
 export const PLUGIN_HOOKS = ["tool.execute.before", "tool.execute.after", "chat.params", "tool"] as const;
@@ -67,25 +82,97 @@ export function initialInputs(target: HookTarget): TestInputs {
       result: pretty(mockResult(target.tool.outputSchema)),
       fn: "",
       input: "",
+      hostCalls: "[]",
     };
   }
   const fn = target.fileKind === "lib" ? "transform" : "tool.execute.after";
-  return { stage: "before", arguments: "", result: "", fn, input: fileInputFor(fn, target.fileKind) };
+  return {
+    stage: "before",
+    arguments: "",
+    result: "",
+    fn,
+    input: fileInputFor(fn, target.fileKind),
+    hostCalls: "[]",
+  };
+}
+
+function invalid(code: string, title: string, pointer: string, detail: string): ProblemError {
+  return new ProblemError(0, code, title, detail, [{ pointer, detail }], {});
 }
 
 function parse(label: string, pointer: string, text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new ProblemError(
-      0,
+    throw invalid("invalid_json", `${label} is not valid JSON`, pointer, String(error));
+  }
+}
+
+const refuseMocks = (detail: string) =>
+  invalid("invalid_host_calls", "Host call mocks are not valid", "/hostCalls", detail);
+
+/**
+ * The mocks to send: the list's shape is checked here so a typo costs no run; what each mock
+ * holds (name, args, result or error) the API checks and names by pointer.
+ */
+export function parseHostCalls(text: string): unknown[] {
+  if (text.trim() === "") return [];
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    // Shown at the field alone, so the message says what it is about.
+    const reason = error instanceof Error ? error.message : String(error);
+    throw invalid(
       "invalid_json",
-      `${label} is not valid JSON`,
-      String(error),
-      [{ pointer, detail: String(error) }],
-      {},
+      "Host call mocks are not valid JSON",
+      "/hostCalls",
+      `Not valid JSON: ${reason}`,
     );
   }
+  if (!Array.isArray(value)) {
+    const got = value === null ? "null" : typeof value === "object" ? "an object" : `a ${typeof value}`;
+    throw refuseMocks(`Host call mocks must be a JSON array of mocks; this is ${got}.`);
+  }
+  if (value.length > MAX_HOST_CALL_MOCKS) {
+    throw refuseMocks(`At most ${MAX_HOST_CALL_MOCKS} mocks; this list has ${value.length}.`);
+  }
+  const notObject = value.findIndex(
+    (mock) => mock === null || typeof mock !== "object" || Array.isArray(mock),
+  );
+  if (notObject >= 0) {
+    throw refuseMocks(`Mock ${notObject + 1} is not an object like { "name": "lambda", "result": … }.`);
+  }
+  return value;
+}
+
+/**
+ * What the problem says about the mocks, each naming the mock it is about (the API's entries name
+ * it by pointer: `/hostCalls/0/name` becomes "Mock 1 name: …").
+ */
+export function hostCallMessages(problem: ProblemError | null): string[] {
+  const messages: string[] = [];
+  for (const entry of problem?.errors ?? []) {
+    const match = /^\/hostCalls(?:\/(\d+)(\/.*)?)?$/.exec(entryPointer(entry) ?? "");
+    const message = entry.message ?? entry.detail;
+    if (!match || typeof message !== "string") continue;
+    const [, index, rest] = match;
+    if (index === undefined) messages.push(message);
+    else {
+      const field = rest ? ` ${rest.slice(1).replaceAll("/", ".")}` : "";
+      messages.push(`Mock ${Number(index) + 1}${field}: ${message}`);
+    }
+  }
+  return messages;
+}
+
+/** A problem only with the host call mocks is shown at that field alone. */
+export function shownInline(problem: ProblemError | null): boolean {
+  return (
+    problem !== null &&
+    problem.errors.length > 0 &&
+    hostCallMessages(problem).length === problem.errors.length
+  );
 }
 
 /** What one run sends, and a short label for the runs list. */
@@ -100,14 +187,19 @@ export function testBody(target: HookTarget, inputs: TestInputs, version?: numbe
     return { label: "after", input: result, body: { stage: "after", arguments: args, result, ...v } };
   }
   const input = parse("Input", "/input", inputs.input);
+  const hostCalls = parseHostCalls(inputs.hostCalls);
+  const mocks = hostCalls.length > 0 ? { hostCalls } : {};
   const field = target.fileKind === "lib" ? "export" : "hook";
   const fn = inputs.fn.trim();
   const named = fn === "" && field === "export" ? {} : { [field]: fn };
-  return { label: fn || "main", input, body: { ...named, input, ...v } };
+  return { label: fn || "main", input, body: { ...named, input, ...mocks, ...v } };
 }
 
 export async function runTest(target: HookTarget, inputs: TestInputs, version?: number) {
   const { label, input, body } = testBody(target, inputs, version);
-  const answer = await request<TestAnswer>(`${target.base}/test`, { method: "POST", body });
+  const answer = await request<TestAnswer & { hostCalls?: HostCallUsage }>(`${target.base}/test`, {
+    method: "POST",
+    body,
+  });
   return { ...answer.data, label, input, at: new Date().toISOString() };
 }

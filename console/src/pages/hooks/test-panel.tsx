@@ -1,17 +1,27 @@
 // The test console: a tool's before/after stage with arguments and a mock result, or a file's
-// function with one input, run against a saved version (the draft's by default). Runs of this
-// page session stay listed; a successful run makes its version deployable.
+// function with one input and mocks for its host calls, run against a saved version (the draft's
+// by default). Runs of this page session stay listed; a successful run makes its version deployable.
 import { useLocation } from "preact-iso";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { ProblemError } from "../../api/problem";
 import { can } from "../../api/session";
 import { BusyButton } from "../../components/busy-button";
+import { Field } from "../../components/field-errors";
 import { ProblemView } from "../../components/problem-view";
 import { noteCompileProblem } from "./compile";
 import { formatClock } from "../../components/format";
 import { RunResult } from "./run-result";
 import { asProblem, type HookStore } from "./store";
-import { fileInputFor, initialInputs, PLUGIN_HOOKS, runTest, type TestInputs } from "./test-inputs";
+import {
+  fileInputFor,
+  HOST_CALLS_EXAMPLE,
+  hostCallMessages,
+  initialInputs,
+  PLUGIN_HOOKS,
+  runTest,
+  shownInline,
+  type TestInputs,
+} from "./test-inputs";
 import { withQuery } from "./url";
 
 export function VersionSelect(props: {
@@ -98,7 +108,44 @@ function ToolInputs({ store, stage }: { store: HookStore; stage: "before" | "aft
   );
 }
 
-function FileInputs({ store }: { store: HookStore }) {
+/** Files: the answers the hook's rayrun.lambda and rayrun.model calls get, in call order. */
+function HostCallMocks({ store, messages }: { store: HookStore; messages: string[] }) {
+  const field = useRef<HTMLTextAreaElement>(null);
+  // The error is shown only here (not in an alert): focus brings it, through the description, to a
+  // screen reader.
+  useEffect(() => {
+    if (messages.length > 0) field.current?.focus();
+  }, [messages.join("\n")]);
+  return (
+    <Field
+      label="Host call mocks (JSON)"
+      messages={messages}
+      hint={
+        <>
+          Answers for the hook's <code>rayrun.lambda</code> and <code>rayrun.model</code> calls, taken in
+          order; nothing real is called. <code>[]</code> sends none. For example{" "}
+          <code>{HOST_CALLS_EXAMPLE}</code>
+        </>
+      }
+    >
+      {(control) => (
+        <textarea
+          {...control}
+          ref={field}
+          name="hostCalls"
+          rows={6}
+          spellcheck={false}
+          value={store.inputs.value.hostCalls}
+          onInput={(e) => {
+            store.inputs.value = { ...store.inputs.value, hostCalls: e.currentTarget.value };
+          }}
+        />
+      )}
+    </Field>
+  );
+}
+
+function FileInputs({ store, problem }: { store: HookStore; problem: ProblemError | null }) {
   const target = store.target;
   const inputs = store.inputs.value;
   const kind = target.kind === "file" ? target.fileKind : "lib";
@@ -146,6 +193,7 @@ function FileInputs({ store }: { store: HookStore }) {
         />
         <span class="hint">The function's single argument.</span>
       </label>
+      <HostCallMocks store={store} messages={hostCallMessages(problem)} />
     </>
   );
 }
@@ -200,7 +248,11 @@ export function TestPanel({ store }: { store: HookStore }) {
           label="Version to test"
           id="test-version"
         />
-        {target.kind === "tool" ? <ToolInputs store={store} stage={stage} /> : <FileInputs store={store} />}
+        {target.kind === "tool" ? (
+          <ToolInputs store={store} stage={stage} />
+        ) : (
+          <FileInputs store={store} problem={problem} />
+        )}
         <div class="row">
           {editor && (
             <BusyButton
@@ -235,7 +287,7 @@ export function TestPanel({ store }: { store: HookStore }) {
           </button>
         </div>
         {!editor && <p class="muted">Viewers can read tests; running one needs the editor role.</p>}
-        <ProblemView problem={problem} id="test-problem" />
+        <ProblemView problem={shownInline(problem) ? null : problem} id="test-problem" />
       </section>
       <section class="card stack" aria-labelledby="result-heading" aria-live="polite">
         <h2 id="result-heading">Result</h2>

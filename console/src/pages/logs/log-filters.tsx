@@ -3,13 +3,14 @@
 import { useEffect, useState } from "preact/hooks";
 import { Field } from "../../components/field-errors";
 import type { QueryChanges } from "../../components/query-state";
-import { CHANNELS, FILTER_KEYS, type FilterKey, KINDS, OUTCOMES, STAGES } from "./types";
+import { CHANNELS, FILTER_KEYS, type FilterKey, KINDS, MODES, OUTCOMES, STAGES } from "./types";
 
 const CHOICES: { key: FilterKey; label: string; options: readonly string[] }[] = [
   { key: "stage", label: "Stage", options: STAGES },
   { key: "channel", label: "Channel", options: CHANNELS },
   { key: "outcome", label: "Outcome", options: OUTCOMES },
   { key: "kind", label: "Hook kind", options: KINDS },
+  { key: "mode", label: "Mode", options: MODES },
 ];
 
 const TYPED: { key: FilterKey; label: string; placeholder: string }[] = [

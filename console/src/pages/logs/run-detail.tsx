@@ -76,8 +76,10 @@ function RunView({ run }: { run: Run }) {
     ["Target", <code>{run.target}</code>],
     ["Stage", <code>{run.stage}</code>],
     ["Channel", run.channel],
+    ["Mode", run.mode === "code" ? <span class="badge badge-code">code</span> : "direct"],
     ["Outcome", <span class={outcomeBadge(run.outcome)}>{run.outcome}</span>],
     ["Reason", run.code ? <code>{run.code}</code> : "—"],
+    ...requestHookRows(run),
     ["Duration", formatDuration(run.durationMs)],
     ["Fuel", run.fuelUsed.toLocaleString()],
     ["Revision", run.revisionId ? <code>{run.revisionId}</code> : "—"],
@@ -96,6 +98,18 @@ function RunView({ run }: { run: Run }) {
       <Details run={run} />
     </div>
   );
+}
+
+/** Only request hooks record whether a run was a turn error and which attempt it was. */
+function requestHookRows(run: Run): [string, ComponentChildren][] {
+  if (run.kind !== "request_hook") return [];
+  return [
+    [
+      "Turn error",
+      run.turnError === null ? "—" : run.turnError ? <span class="badge badge-danger">yes</span> : "no",
+    ],
+    ["Attempt", run.attempt === null ? "—" : String(run.attempt)],
+  ];
 }
 
 function Details({ run }: { run: Run }) {

@@ -54,12 +54,22 @@ export function RunsTable({ runs, selected, href }: Props) {
                 }}
               >
                 <td>
-                  <a href={href({ run: run.id })} title={run.at} aria-label={`Open run ${run.id}`}>
+                  {/* The name starts with the visible time, so speech input can say what it sees. */}
+                  <a
+                    href={href({ run: run.id })}
+                    title={run.at}
+                    aria-label={`${formatTime(run.at)}: open run ${run.id}`}
+                  >
                     {formatTime(run.at)}
                   </a>
                 </td>
                 <td class="hook-cell" title={run.target}>
-                  {hookLabel(run)}
+                  <span class="hook-label">{hookLabel(run)}</span>
+                  {run.mode === "code" && (
+                    <span class="badge badge-code" title="Made by Code Mode">
+                      code
+                    </span>
+                  )}
                 </td>
                 <td>
                   <code>{run.stage}</code>

@@ -1,30 +1,21 @@
-// Hook-run records as `GET …/hooks/logs` answers them (shared/logs/query.ts RunView).
+// Hook-run records as `GET …/hooks/logs` answers them (shared/logs/query.ts RunView). The value lists
+// come from the records' own module, so a new stage, outcome or kind reaches the filters with it.
+import {
+  HOOK_KINDS,
+  RUN_CHANNELS,
+  RUN_MODES,
+  RUN_OUTCOMES,
+  RUN_STAGES,
+  type HookKind,
+  type RunChannel,
+  type RunMode,
+} from "../../../../shared/db/run-types";
 
-export const STAGES = [
-  "before",
-  "after",
-  "pipeline",
-  "transform",
-  "tool",
-  "chat.params",
-  "tool.execute.before",
-  "tool.execute.after",
-] as const;
-export const OUTCOMES = [
-  "continue",
-  "reject",
-  "approval",
-  "return",
-  "fail",
-  "error",
-  "refused",
-  "threw",
-  "abandoned",
-  "passed",
-  "superseded",
-] as const;
-export const CHANNELS = ["active", "shadow"] as const;
-export const KINDS = ["tool_adapter", "request_hook", "plugin"] as const;
+export const STAGES = RUN_STAGES;
+export const OUTCOMES = RUN_OUTCOMES;
+export const CHANNELS = RUN_CHANNELS;
+export const KINDS = HOOK_KINDS;
+export const MODES = RUN_MODES;
 
 export interface RunDetails {
   reason?: string;
@@ -39,12 +30,12 @@ export interface RunDetails {
 export interface Run {
   id: string;
   at: string;
-  kind: (typeof KINDS)[number];
+  kind: HookKind;
   target: string;
   toolUid: string | null;
   toolName: string | null;
   stage: string;
-  channel: "active" | "shadow";
+  channel: RunChannel;
   outcome: string;
   code: string | null;
   revisionId: string | null;
@@ -54,6 +45,12 @@ export interface Run {
   shadowDiffered: boolean | null;
   loop: string | null;
   plugin: string | null;
+  /** `code`: a Code Mode execution, or a call its code made. */
+  mode: RunMode;
+  /** Request hooks: whether the run failed its request as a turn error; null for other kinds. */
+  turnError: boolean | null;
+  /** Request hooks: 1, or the structural retry's number; null for other kinds. */
+  attempt: number | null;
   /** Present only for callers who see captured details (admins); null when nothing was captured. */
   details?: RunDetails | null;
 }
@@ -69,6 +66,7 @@ export const FILTER_KEYS = [
   "outcome",
   "channel",
   "kind",
+  "mode",
   "revision",
   "requestId",
   "tool",
@@ -80,20 +78,24 @@ export type FilterKey = (typeof FILTER_KEYS)[number];
 
 export const isDifferingShadow = (run: Run) => run.channel === "shadow" && run.shadowDiffered === true;
 
-/** What ran: the tool, the plugin, or the request hook and its loop. */
+/** What ran: the tool, the plugin, the request hook and its loop, or a Code Mode execution. */
 export function hookLabel(run: Run): string {
   if (run.kind === "plugin") return `plugin ${run.plugin ?? run.target.replace(/^file:/, "")}`;
   if (run.kind === "request_hook") return `request hook${run.loop ? ` (${run.loop})` : ""}`;
+  if (run.kind === "code_mode") return "Code Mode execute";
   return run.toolName ?? run.target.replace(/^tool:/, "");
 }
 
-const OUTCOME_BADGE: Record<string, string> = {
+// Every outcome has a colour: a new one fails the type check until it is given one.
+const OUTCOME_BADGE: Record<(typeof OUTCOMES)[number], string> = {
   continue: "badge-ok",
   passed: "badge",
   return: "badge-ok",
   approval: "badge-warn",
   reject: "badge-warn",
   superseded: "badge",
+  cancelled: "badge-warn",
+  turn_error_retry: "badge-warn",
   fail: "badge-danger",
   error: "badge-danger",
   refused: "badge-danger",
@@ -101,4 +103,8 @@ const OUTCOME_BADGE: Record<string, string> = {
   abandoned: "badge-danger",
 };
 
-export const outcomeBadge = (outcome: string) => `badge ${OUTCOME_BADGE[outcome] ?? ""}`.trim();
+const isOutcome = (outcome: string): outcome is (typeof OUTCOMES)[number] =>
+  Object.hasOwn(OUTCOME_BADGE, outcome);
+
+export const outcomeBadge = (outcome: string) =>
+  `badge ${isOutcome(outcome) ? OUTCOME_BADGE[outcome] : ""}`.trim();
