@@ -19,7 +19,12 @@ import { neutralToOpenai, openaiToNeutral } from "../../shared/llm/openai";
 import type { NeutralRequest, RequestProblem } from "../../shared/llm/request";
 import { runRequestHook } from "../../shared/llm/request-hook";
 import { requestHookRecords } from "../../shared/llm/request-hook-records";
-import { APPROVAL_HEADER, turnErrorProblem } from "../../shared/llm/turn-error";
+import {
+  APPROVAL_HEADER,
+  APPROVAL_ID,
+  APPROVAL_ID_REFUSAL,
+  turnErrorProblem,
+} from "../../shared/llm/turn-error";
 import { runChatParams } from "../../shared/plugins/chat-params";
 import { activePluginsOrNone } from "../../shared/plugins/discovery";
 import { deferRuns } from "../../shared/logs/writer";
@@ -34,7 +39,6 @@ export const REQUEST_ID_HEADER = "x-rayrun-request-id";
 export const LOOP_HEADER = "x-rayrun-loop";
 /** `true` on history-compaction calls, which never run the request hook. */
 export const COMPACTION_HEADER = "x-rayrun-compaction";
-const APPROVAL_ID = /^apr_[A-Za-z0-9_-]{1,100}$/;
 
 interface Dialect {
   toNeutral: (body: JsonObject) => Result<{ request: NeutralRequest; stream: boolean }, RequestProblem[]>;
@@ -116,7 +120,7 @@ async function proxy(c: GatewayContext, provider: ProviderName): Promise<Respons
   }
   const approvalId = c.req.header(APPROVAL_HEADER) ?? null;
   if (approvalId !== null && !APPROVAL_ID.test(approvalId)) {
-    return llmProblem("invalid_request", `${APPROVAL_HEADER} must be an approval id (apr_…).`, requestId);
+    return llmProblem("invalid_request", APPROVAL_ID_REFUSAL, requestId);
   }
   const compaction = c.req.header(COMPACTION_HEADER);
   if (compaction !== undefined && compaction !== "true" && compaction !== "false") {

@@ -52,6 +52,8 @@ export interface Operation {
   public?: boolean;
   /** Only the session cookie authenticates (the session endpoints). */
   session?: boolean;
+  /** Optional request headers the handler reads. */
+  headers?: { name: string; description: string }[];
 }
 
 const IF_MATCH: Parameter = {
@@ -84,7 +86,19 @@ export function operation(op: Operation) {
   return describeRoute({
     summary: op.summary,
     ...(op.public ? { security: [] } : op.session ? { security: [{ session: [] }] } : {}),
-    ...(op.etag === "requires" ? { parameters: [IF_MATCH] } : {}),
+    ...(op.etag === "requires" || op.headers !== undefined
+      ? {
+          parameters: [
+            ...(op.etag === "requires" ? [IF_MATCH] : []),
+            ...(op.headers ?? []).map((h): Parameter => ({
+              ...h,
+              in: "header",
+              required: false,
+              schema: { type: "string" },
+            })),
+          ],
+        }
+      : {}),
     ...(op.optionalBody === undefined
       ? {}
       : {

@@ -13,7 +13,12 @@ import { relocate } from "../../../shared/llm/problems";
 import { NeutralRequestSchema, validateNeutralRequest } from "../../../shared/llm/request";
 import { runRequestHook } from "../../../shared/llm/request-hook";
 import { requestHookRecords } from "../../../shared/llm/request-hook-records";
-import { APPROVAL_HEADER, turnErrorProblem } from "../../../shared/llm/turn-error";
+import {
+  APPROVAL_HEADER,
+  APPROVAL_ID,
+  APPROVAL_ID_REFUSAL,
+  turnErrorProblem,
+} from "../../../shared/llm/turn-error";
 import { runChatParams } from "../../../shared/plugins/chat-params";
 import { activePluginsOrNone } from "../../../shared/plugins/discovery";
 import { deferRuns } from "../../../shared/logs";
@@ -45,6 +50,13 @@ export const llmRoutes = new Hono<ApiEnv>().post(
     summary: "Run the LLM path's hooks on a neutral request and return the request to send",
     ok: { "200": "`{ requestId, request, hook: { ran, revisionId, path, function, durationMs } }`" },
     problems: [404, 422],
+    headers: [
+      {
+        name: APPROVAL_HEADER,
+        description:
+          "The approval a repeated request carries: the request hook's host call it approved runs once (docs/request-hooks.md)",
+      },
+    ],
   }),
   requireScope("tools:call"),
   ...jsonBody(PrepareEnvelope, { describedAs: PrepareRequest }),
@@ -67,6 +79,9 @@ export const llmRoutes = new Hono<ApiEnv>().post(
     const configRead = readWorkspaceConfig(c.env.DB, ws);
     const principal = c.get("principal");
     const approvalId = c.req.header(APPROVAL_HEADER) ?? null;
+    if (approvalId !== null && !APPROVAL_ID.test(approvalId)) {
+      throw new ProblemException({ code: "invalid_request", detail: APPROVAL_ID_REFUSAL });
+    }
     const [outcome, config, plugins] = await Promise.all([
       runRequestHook(
         c.env,

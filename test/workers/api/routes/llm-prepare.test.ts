@@ -275,3 +275,30 @@ describe("plugins' chat.params in prepare", () => {
     ]);
   });
 });
+
+describe("approvals on host calls through prepare", () => {
+  it("the repeat's header is documented in the OpenAPI document, and a malformed one is refused before the hook runs", async () => {
+    const doc = await json<{
+      paths: Record<string, { post?: { parameters?: { name: string; in: string; required: boolean }[] } }>;
+    }>(await call("GET", "/v1/openapi.json", { key: null }), 200);
+    expect(doc.paths["/v1/workspaces/{ws}/llm/prepare"]?.post?.parameters).toContainEqual(
+      expect.objectContaining({ name: "x-rayrun-approval-id", in: "header", required: false }),
+    );
+    const f = await setup(hook("transform"));
+    const res = await app.fetch(
+      new Request(`http://rayrun.test/v1/workspaces/${f.ws}/llm/prepare`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${f.callKey}`,
+          "content-type": "application/json",
+          "x-rayrun-approval-id": "not an id",
+        },
+        body: JSON.stringify({ request: REQUEST }),
+      }),
+      env,
+      f.ctx,
+    );
+    expect(await json(res, 400)).toMatchObject({ code: "invalid_request" });
+    expect(await hookLogs(f)).toEqual([]);
+  });
+});
