@@ -20,12 +20,12 @@
 //                        the strict one: an extra call inside an execution against a Direct Mode
 //                        call's own gateway work (its request's dev-server cost taken off), so the
 //                        round trips an execute saves are not counted in its favour.
-import { setTimeout as sleep } from "node:timers/promises";
 import { rpcMessage, withBenchServer, type DevServer } from "./dev-server";
 import { ADAPTER_SOURCE, setUpWorkspace } from "./gateway-setup";
 import { client, type Reply } from "./http-client";
 import { option } from "./options";
-import { ms, percentile, shuffled, summarize } from "./stats";
+import { runRounds, type BenchCase } from "./rounds";
+import { ms, pairedInterval, percentile, summarize } from "./stats";
 
 const requests = Number(option("requests", "500"));
 const warmup = Number(option("warmup", "50"));
@@ -83,43 +83,6 @@ const percentileOf = (values: readonly number[], p: number): number =>
     p,
   );
 
-/**
- * A 95% interval for `combine` of the cases' p-th percentiles, by the paired
- * bootstrap over rounds: every case was measured once per round, so a resample
- * takes whole rounds and keeps whatever the machine did to all of them.
- */
-function combinedInterval(
-  samples: readonly (readonly number[])[],
-  combine: (percentiles: readonly number[]) => number,
-  p: number,
-  resamples = 2000,
-): { low: number; high: number } {
-  const n = Math.min(...samples.map((s) => s.length));
-  const drawn = samples.map(() => Array.from({ length: n }, () => 0));
-  const values: number[] = [];
-  for (let r = 0; r < resamples; r++) {
-    for (let i = 0; i < n; i++) {
-      const round = Math.floor(Math.random() * n);
-      samples.forEach((s, c) => {
-        const row = drawn[c];
-        if (row) row[i] = s[round] ?? Number.NaN;
-      });
-    }
-    values.push(
-      combine(
-        drawn.map((row) =>
-          percentile(
-            row.toSorted((a, b) => a - b),
-            p,
-          ),
-        ),
-      ),
-    );
-  }
-  const sorted = values.toSorted((a, b) => a - b);
-  return { low: percentile(sorted, 2.5), high: percentile(sorted, 97.5) };
-}
-
 async function run(server: DevServer): Promise<void> {
   const ws = await setUpWorkspace(server.url, server.upstreamUrl, server.key, [
     {
@@ -155,7 +118,7 @@ async function run(server: DevServer): Promise<void> {
     return last;
   };
   const execute = (calls: number) => () => rpc(code, "execute", { code: executeCode(tool, calls) });
-  const cases: { name: string; send: () => Promise<Reply>; check: (reply: Reply) => void }[] = [
+  const cases: BenchCase<Reply>[] = [
     {
       name: "(0) gateway, no key (401)",
       send: () => rpc(direct, tool, QUERIES[0], MCP_HEADERS),
@@ -169,22 +132,7 @@ async function run(server: DevServer): Promise<void> {
     { name: "(x1) execute, 1 call", send: execute(1), check: (r) => expectResult("x1", r, totals(1)) },
     { name: "(x3) execute, 3 calls", send: execute(3), check: (r) => expectResult("x3", r, totals(3)) },
   ];
-  const samples = cases.map(() => [] as number[]);
-  const order = cases.map((_, i) => i);
-  const started = performance.now();
-  for (let round = 0; round < warmup + requests; round++) {
-    for (const index of shuffled(order)) {
-      const current = cases[index];
-      if (!current) continue;
-      if (pauseMs > 0) await sleep(pauseMs);
-      const t0 = performance.now();
-      const reply = await current.send();
-      const elapsed = performance.now() - t0;
-      current.check(reply);
-      if (round >= warmup) samples[index]?.push(elapsed);
-    }
-  }
-  const seconds = (performance.now() - started) / 1000;
+  const { samples, seconds } = await runRounds(cases, { warmup, requests, pauseMs });
   console.log(
     `\n${requests} rounds (+${warmup} warm-up), every case once per round in a shuffled order, ${pauseMs} ms pause before each, ${seconds.toFixed(0)} s\n`,
   );
@@ -216,7 +164,7 @@ async function run(server: DevServer): Promise<void> {
   for (const { label, inputs, combine } of overheads) {
     const at = (p: number) => combine(inputs.map((s) => percentileOf(s, p)));
     const cells = [50, 90, 99].map((p) => {
-      const { low, high } = combinedInterval(inputs, combine, p);
+      const { low, high } = pairedInterval(inputs, combine, p);
       return `p${p} ${at(p).toFixed(2).padStart(6)} [${low.toFixed(2)} … ${high.toFixed(2)}]`;
     });
     console.log(`${label.padEnd(28)} ${cells.join("   ")}`);

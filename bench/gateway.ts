@@ -33,7 +33,6 @@
 // noisy machine move by milliseconds from run to run.
 // `wrangler dev` itself adds a few ms per request (a no-op Worker took 3.56 ms
 // at p50 against 0.36 ms for a no-op Node server here), which is why (0) exists.
-import { setTimeout as sleep } from "node:timers/promises";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -47,7 +46,8 @@ import {
 import { rpcMessage, startDevServer } from "./dev-server";
 import { client, type Reply } from "./http-client";
 import { option } from "./options";
-import { differenceInterval, ms, shuffled, summarize, type Summary } from "./stats";
+import { runRounds } from "./rounds";
+import { differenceInterval, ms, summarize, type Summary } from "./stats";
 
 const requests = Number(option("requests", "1000"));
 const warmup = Number(option("warmup", "150"));
@@ -224,7 +224,6 @@ async function run(url: string, upstreamUrl: string, bootstrap: string): Promise
       },
     );
   }
-  const samples = cases.map(() => [] as number[]);
   // Split by how many requests ago the last hooked call was sent: in a closed
   // loop, work a hooked call leaves for after its response (its run records)
   // lands on the next request or two.
@@ -234,26 +233,14 @@ async function run(url: string, upstreamUrl: string, bootstrap: string): Promise
   const plainIndex = 2;
   const hookIndex = 3;
   const relayIndex = 4;
-  const rounds = warmup + requests;
-  const order = cases.map((_, i) => i);
-  const started = performance.now();
-  for (let round = 0; round < rounds; round++) {
-    for (const index of shuffled(order)) {
-      const current = cases[index];
-      if (!current) continue;
-      if (pauseMs > 0) await sleep(pauseMs);
-      const t0 = performance.now();
-      const reply = await current.send();
-      const elapsed = performance.now() - t0;
-      current.check(reply);
-      if (round >= warmup) {
-        samples[index]?.push(elapsed);
-        byDistance[Math.min(sinceHook, DISTANCES.length) - 1]?.[index]?.push(elapsed);
-      }
+  const { samples, seconds } = await runRounds(
+    cases,
+    { warmup, requests, pauseMs },
+    (current, index, elapsed, measured) => {
+      if (measured) byDistance[Math.min(sinceHook, DISTANCES.length) - 1]?.[index]?.push(elapsed);
       sinceHook = current.hooked ? 1 : sinceHook + 1;
-    }
-  }
-  const seconds = (performance.now() - started) / 1000;
+    },
+  );
 
   console.log(
     `\n${requests} requests per case (+${warmup} warm-up each), interleaved in shuffled rounds, ${pauseMs > 0 ? `${pauseMs} ms pause before each` : "no pause between requests"}, ${seconds.toFixed(0)} s, one keep-alive connection per origin\n`,

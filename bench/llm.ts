@@ -16,11 +16,11 @@
 //   (M4) the same call through "hooked": four tool.execute.before and four after.
 // (L4) − (L0) and (M4) − (M0) are what the hooks add.
 import { readFileSync } from "node:fs";
-import { setTimeout as sleep } from "node:timers/promises";
 import { rpcMessage, withBenchServer, type DevServer } from "./dev-server";
 import { client, type Reply } from "./http-client";
 import { option } from "./options";
-import { differenceInterval, ms, shuffled, summarize } from "./stats";
+import { runRounds, type BenchCase } from "./rounds";
+import { differenceInterval, ms, summarize } from "./stats";
 import { api, BENCH_RATE_LIMITS } from "./gateway-setup";
 
 const requests = Number(option("requests", "1000"));
@@ -195,11 +195,7 @@ async function run(server: DevServer): Promise<void> {
       },
       { authorization: `Bearer ${ws.key}`, ...MCP_HEADERS },
     );
-  const cases: {
-    name: string;
-    send: () => Promise<Reply>;
-    check: (reply: Reply) => void;
-  }[] = [
+  const cases: BenchCase<Reply>[] = [
     {
       name: "(0) gateway, no key (401)",
       send: () => gateway("POST", `/mcp/${bare.uid}`, { jsonrpc: "2.0", id: 1, method: "ping" }, MCP_HEADERS),
@@ -216,20 +212,7 @@ async function run(server: DevServer): Promise<void> {
     { name: "(M0) MCP echo, bare", send: echo(bare), check: mcpOk },
     { name: "(M4) MCP echo, 4 plugins", send: echo(hooked), check: mcpOk },
   ];
-  const samples = cases.map(() => [] as number[]);
-  const order = cases.map((_, i) => i);
-  for (let round = 0; round < warmup + requests; round++) {
-    for (const index of shuffled(order)) {
-      const current = cases[index];
-      if (!current) continue;
-      if (pauseMs > 0) await sleep(pauseMs);
-      const started = performance.now();
-      const reply = await current.send();
-      const elapsed = performance.now() - started;
-      current.check(reply);
-      if (round >= warmup) samples[index]?.push(elapsed);
-    }
-  }
+  const { samples } = await runRounds(cases, { warmup, requests, pauseMs });
   console.log(
     `\n${requests} requests per case (+${warmup} warm-up), interleaved in shuffled rounds, ${pauseMs} ms pause before each\n`,
   );

@@ -33,33 +33,47 @@ export function shuffled<T>(items: readonly T[]): T[] {
 }
 
 /**
- * A 95% interval for percentile(x, p) − percentile(y, p) by the bootstrap,
- * resampling rounds: x[i] and y[i] were measured in the same round, so a
- * resample keeps whatever the machine did to both (paired).
+ * A 95% interval for `combine` of the cases' p-th percentiles, by the paired
+ * bootstrap over rounds: every case was measured once per round (samples[c][i]
+ * in round i), so a resample takes whole rounds and keeps whatever the machine
+ * did to all of them.
  */
-export function differenceInterval(
+export function pairedInterval(
+  samples: readonly (readonly number[])[],
+  combine: (percentiles: readonly number[]) => number,
+  p: number,
+  resamples = 2000,
+): { low: number; high: number } {
+  const n = Math.min(...samples.map((s) => s.length));
+  const drawn = samples.map(() => Array.from({ length: n }, () => 0));
+  const values: number[] = [];
+  for (let r = 0; r < resamples; r++) {
+    for (let i = 0; i < n; i++) {
+      const round = Math.floor(Math.random() * n);
+      samples.forEach((s, c) => {
+        const row = drawn[c];
+        if (row) row[i] = s[round] ?? Number.NaN;
+      });
+    }
+    values.push(
+      combine(
+        drawn.map((row) =>
+          percentile(
+            row.toSorted((a, b) => a - b),
+            p,
+          ),
+        ),
+      ),
+    );
+  }
+  const sorted = values.toSorted((a, b) => a - b);
+  return { low: percentile(sorted, 2.5), high: percentile(sorted, 97.5) };
+}
+
+/** A 95% interval for percentile(x, p) − percentile(y, p), x[i] and y[i] measured in the same round. */
+export const differenceInterval = (
   x: readonly number[],
   y: readonly number[],
   p: number,
   resamples = 2000,
-): { low: number; high: number } {
-  const n = Math.min(x.length, y.length);
-  const differences: number[] = [];
-  const xs = Array.from({ length: n }, () => 0);
-  const ys = Array.from({ length: n }, () => 0);
-  const at = (values: readonly number[]) =>
-    percentile(
-      values.toSorted((a, b) => a - b),
-      p,
-    );
-  for (let r = 0; r < resamples; r++) {
-    for (let i = 0; i < n; i++) {
-      const round = Math.floor(Math.random() * n);
-      xs[i] = x[round] ?? Number.NaN;
-      ys[i] = y[round] ?? Number.NaN;
-    }
-    differences.push(at(xs) - at(ys));
-  }
-  const sorted = differences.toSorted((a, b) => a - b);
-  return { low: percentile(sorted, 2.5), high: percentile(sorted, 97.5) };
-}
+): { low: number; high: number } => pairedInterval([x, y], ([a = 0, b = 0]) => a - b, p, resamples);

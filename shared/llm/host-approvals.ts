@@ -9,6 +9,12 @@ import { callHash, checkApprovalUse, consumeApproval, createApproval, getApprova
 import { HostCallError } from "../sandbox";
 import type { HostCallRequest } from "./host-policy";
 
+/** The approval a repeated request carries, for the host call of its request hook that needed one. */
+export const APPROVAL_HEADER = "x-rayrun-approval-id";
+/** What an approval id looks like (`apr_` and its time-ordered tail); anything else is refused before the hook runs. */
+export const APPROVAL_ID = /^apr_[A-Za-z0-9_-]{1,100}$/;
+export const APPROVAL_ID_REFUSAL = `${APPROVAL_HEADER} must be an approval id (apr_…).`;
+
 /** What the proxy answers with `approval_required`. */
 export interface HostApprovalRequest {
   id: string;

@@ -90,7 +90,6 @@ const SANDBOX_CODES: Partial<Record<SandboxError["code"], RequestHookCode>> = {
   hook_timeout: "request_hook_timeout",
   hook_invalid_return: "request_hook_invalid_return",
   hook_output_too_large: "request_hook_invalid_return",
-  hook_cancelled: "request_hook_cancelled",
 };
 
 type HookEnv = Pick<Env, "DB" | "CODE" | "WORKSPACE" | "RAYRUN_BOOTSTRAP_KEY">;
@@ -122,7 +121,7 @@ export async function runRequestHook(
   for (let attempt = 1; ; attempt++) {
     const outcome = await attemptHook(env, input, host, config, hook, attempt);
     const again = outcome.kind === "failed" && outcome.structural === true && attempt <= retries;
-    if (!again || input.signal?.aborted === true) return { ...outcome, retried };
+    if (!again) return { ...outcome, retried };
     retried.push(outcome);
   }
 }
@@ -198,8 +197,8 @@ async function attemptHook(
   run.fuelUsed = report.fuelUsed;
   run.logs = report.logs;
   const { outcome } = report;
-  // The caller went away: whatever the hook did, nothing is sent.
-  if (input.signal?.aborted === true || (!outcome.ok && outcome.error.code === "hook_cancelled")) {
+  // The caller went away (the sandbox's hook_cancelled says so too): whatever the hook did, nothing is sent.
+  if (input.signal?.aborted === true) {
     return failed("request_hook_cancelled", "The request was cancelled while its request hook ran.");
   }
   // What the gate decided wins over what the hook made of it (a hook may catch the rejection).

@@ -7,11 +7,6 @@ import type { Problem } from "../http/problem";
 import type { HookFailure } from "./request-hook";
 
 export const TURN_ERROR = "turn_error";
-/** The approval a repeated request carries, for the host call of its request hook that needed one. */
-export const APPROVAL_HEADER = "x-rayrun-approval-id";
-/** What an approval id looks like (`apr_` and its time-ordered tail); anything else is refused before the hook runs. */
-export const APPROVAL_ID = /^apr_[A-Za-z0-9_-]{1,100}$/;
-export const APPROVAL_ID_REFUSAL = `${APPROVAL_HEADER} must be an approval id (apr_…).`;
 
 export function turnErrorProblem(failure: HookFailure): Problem {
   const error = { type: TURN_ERROR, code: failure.code, message: failure.message };

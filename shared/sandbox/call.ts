@@ -95,8 +95,8 @@ export class Call implements HostBinding {
   /** Set once the call has ended: late host results are dropped. */
   private ended = false;
   private signal: AbortSignal | undefined;
-  /** Settles when the signal aborts: what a wait for host results also races. */
-  private abortWait: Promise<void> | null = null;
+  /** Settles when the signal aborts; made by the first wait for host results (calls that await nothing never listen). */
+  private abortWait: Promise<void> | undefined;
   /** The signal stopped the call (sticky, like an exhausted meter). */
   private cancelled = false;
 
@@ -178,11 +178,17 @@ export class Call implements HostBinding {
   /** The caller's abort signal for the coming call; an aborted one fails it before it starts. */
   setSignal(signal: AbortSignal | undefined): void {
     this.signal = signal;
-    if (signal === undefined) return;
     if (this.abortedNow()) throw cancelled();
+  }
+
+  /** What a wait for host results races besides them: the signal's abort, if there is a signal. */
+  private aborted(): Promise<void> | undefined {
+    const signal = this.signal;
+    if (signal === undefined || this.abortWait !== undefined) return this.abortWait;
     const { promise, resolve } = Promise.withResolvers<void>();
     signal.addEventListener("abort", () => resolve(), { once: true });
     this.abortWait = promise;
+    return promise;
   }
 
   /** Lends capabilities for the coming call. */
@@ -391,7 +397,8 @@ export class Call implements HostBinding {
         }
         // An abort rejects what is still pending: their results are dropped when the call ends.
         const waits: Promise<unknown>[] = Array.from(this.pending, (pending) => pending.outcome);
-        if (this.abortWait !== null) waits.push(this.abortWait);
+        const abort = this.aborted();
+        if (abort !== undefined) waits.push(abort);
         await Promise.race(waits);
         if (this.abortedNow()) throw cancelled();
         await this.residency.resume(this);

@@ -17,7 +17,7 @@ import { Base, PreludeFailure } from "./base";
 import { Call, OWN_RUNTIME, type HostCall } from "./call";
 import type { Engine, EngineProvider } from "./engine";
 import { nearMemoryCap } from "./instance";
-import { isEngineTrap, SandboxFailure } from "./failure";
+import { engineFault, isEngineTrap, SandboxFailure } from "./failure";
 import type { CodeImage, Images, ModuleFailure } from "./images";
 import type { PreludeExtension } from "./prelude";
 import { largestFunctionBytes } from "./layout";
@@ -65,11 +65,7 @@ function trapError(error: Error, engine: Engine): SandboxError {
   }
   return nearMemoryCap(engine)
     ? { code: "hook_out_of_memory", message: "the hook ran out of sandbox memory" }
-    : {
-        code: "hook_out_of_memory",
-        message: "the sandbox engine failed while running the hook",
-        engineFault: true,
-      };
+    : engineFault("the sandbox engine failed while running the hook").error;
 }
 
 const PREPARE_FAILED: SandboxError = {

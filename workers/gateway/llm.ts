@@ -19,12 +19,8 @@ import { neutralToOpenai, openaiToNeutral } from "../../shared/llm/openai";
 import type { NeutralRequest, RequestProblem } from "../../shared/llm/request";
 import { runRequestHook } from "../../shared/llm/request-hook";
 import { requestHookRecords } from "../../shared/llm/request-hook-records";
-import {
-  APPROVAL_HEADER,
-  APPROVAL_ID,
-  APPROVAL_ID_REFUSAL,
-  turnErrorProblem,
-} from "../../shared/llm/turn-error";
+import { APPROVAL_HEADER, APPROVAL_ID, APPROVAL_ID_REFUSAL } from "../../shared/llm/host-approvals";
+import { turnErrorProblem } from "../../shared/llm/turn-error";
 import { runChatParams } from "../../shared/plugins/chat-params";
 import { activePluginsOrNone } from "../../shared/plugins/discovery";
 import { deferRuns } from "../../shared/logs/writer";
