@@ -230,7 +230,8 @@ async function callImage<P, T>(
     codeBytes: image.codeBytes,
     owner,
   });
-  images.residency.enter(call, images.stateOf(image));
+  const state = images.stateOf(image);
+  images.residency.enter(call, state);
   let outcome: InvocationReport<T>["outcome"];
   let fuelUsed = 0;
   try {
@@ -251,7 +252,7 @@ async function callImage<P, T>(
       if (!isEngineTrap(error)) console.error("sandbox: failed to finish a call", error);
     }
     call.end();
-    images.residency.leave(call, image.delta.end);
+    images.residency.leaveFor(call, state);
   }
   return { outcome, call, fuelUsed };
 }

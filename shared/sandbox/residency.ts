@@ -1,9 +1,16 @@
 // Who owns the instance's memory. Calls run one at a time in the one runtime
-// (images.ts): a call's image is written in before it starts, what it grew is
-// zeroed when it ends, and a call that awaits a host capability parks a copy
-// of its state and gets it written back before it continues. So every call
-// starts from its image, nothing of one call is left for the next, and an
-// awaiting call holds no instance while it waits.
+// (images.ts): a call's image is written in before it starts, and a call that
+// awaits a host capability parks a copy of its state and gets it written back
+// before it continues. So every call starts from its image, nothing of one
+// call is left for the next, and an awaiting call holds no instance while it
+// waits.
+//
+// What a call dirtied (its image's words, the heap it grew, the stack it
+// used) is put back after the call has answered, in a task of its own: the
+// isolate is idle then (between requests, or while the request awaits its
+// upstream), and a next call of the same image finds memory already holding
+// it and starts without writing anything. A call that comes first does that
+// work itself, so nothing depends on the task running.
 import { LIMITS } from "../limits";
 import type { Call, Residency } from "./call";
 import type { Instance } from "./instance";
@@ -46,6 +53,20 @@ class EngineLock {
     this.holder = next?.owner ?? null;
     next?.wake();
   }
+
+  get idle(): boolean {
+    return this.holder === null;
+  }
+}
+
+/** Memory writes of an instance (tests and benches). */
+export interface ResidencyCounters {
+  /** Images written in before a call or build. */
+  writes: number;
+  /** Calls that found their image already in memory. */
+  skipped: number;
+  /** Images put back after a call, off the call's path. */
+  settled: number;
 }
 
 export class ImageResidency implements Residency {
@@ -54,6 +75,13 @@ export class ImageResidency implements Residency {
   private resident: Call | null = null;
   /** The first heap address above which memory is known to be zero. */
   private dirtyEnd: number;
+  /** Whether the stack window may hold bytes of a call. */
+  private stackDirty = true;
+  /** The image memory holds exactly, nothing written since: a call of it writes nothing in. */
+  private clean: Snapshot | Delta | null = null;
+  /** The image to put back once the instance is idle (a task is queued while this is set). */
+  private settleTo: Snapshot | Delta | null = null;
+  readonly counters: ResidencyCounters = { writes: 0, skipped: 0, settled: 0 };
   private readonly parked = new Map<Call, Snapshot>();
   /** Bytes of parked states in this instance. */
   parkedBytes = 0;
@@ -69,11 +97,20 @@ export class ImageResidency implements Residency {
 
   /** Writes `image` into memory for `call`, which becomes the running call (null: our own set-up code). */
   enter(call: Call | null, image: Snapshot | Delta): void {
+    if (this.clean === image) this.counters.skipped++;
+    else this.write(image);
+    if (this.stackDirty) this.zeroStack(new Uint8Array(this.engine.memory.buffer));
+    this.clean = null;
+    this.resident = call;
+    this.vm.current = call;
+  }
+
+  /** Memory becomes `image`: its bytes written, everything above its end that may be dirty zeroed. */
+  private write(image: Snapshot | Delta): void {
     if ("static" in image) restore(this.engine.memory, this.layout, image, this.dirtyEnd);
     else restoreDelta(this.engine.memory, this.layout, image, this.dirtyEnd);
     this.dirtyEnd = image.end;
-    this.resident = call;
-    this.vm.current = call;
+    this.counters.writes++;
   }
 
   /** True while memory holds `call`'s state. */
@@ -82,20 +119,54 @@ export class ImageResidency implements Residency {
   }
 
   /**
-   * After a call (or an image build): zeroes the heap it grew above `end`
-   * and the stack it used, so the next call meets none of its bytes.
+   * After an image build: zeroes the heap it grew above `end` and the stack
+   * it used, so what runs next meets none of its bytes.
    */
   leave(call: Call | null, end: number): void {
-    if (call !== null) this.dropParked(call);
-    if (this.resident !== call) return;
-    this.resident = null;
-    this.vm.current = null;
-    if (this.engine.retired) return;
+    if (!this.vacate(call)) return;
     const bytes = new Uint8Array(this.engine.memory.buffer);
-    const grown = Math.max(heapBreak(this.engine.memory, this.layout), this.dirtyEnd);
-    if (grown > end) bytes.fill(0, end, grown);
+    if (this.dirtyEnd > end) bytes.fill(0, end, this.dirtyEnd);
     this.dirtyEnd = end;
     this.zeroStack(bytes);
+  }
+
+  /**
+   * After a call of `image`: memory is put back to `image` once the call has
+   * answered (a task of its own, when nobody holds the instance), unless a
+   * next call gets there first and writes its own image in.
+   */
+  leaveFor(call: Call, image: Snapshot | Delta): void {
+    if (!this.vacate(call)) return;
+    // The last call's image: the likeliest to be called next.
+    const scheduled = this.settleTo !== null;
+    this.settleTo = image;
+    if (scheduled) return;
+    setTimeout(() => {
+      const last = this.settleTo;
+      this.settleTo = null;
+      if (last !== null) this.settle(last);
+    }, 0);
+  }
+
+  /** `call` (null: set-up code) no longer runs; false when memory is not its or the engine is gone. */
+  private vacate(call: Call | null): boolean {
+    if (call !== null) this.dropParked(call);
+    if (this.resident !== call) return false;
+    this.resident = null;
+    this.vm.current = null;
+    if (this.engine.retired) return false;
+    this.dirtyEnd = Math.max(heapBreak(this.engine.memory, this.layout), this.dirtyEnd);
+    this.stackDirty = true;
+    return true;
+  }
+
+  /** Writes `image` back if memory is nobody's and not already clean. */
+  private settle(image: Snapshot | Delta): void {
+    if (!this.lock.idle || this.resident !== null || this.clean !== null || this.engine.retired) return;
+    this.write(image);
+    this.zeroStack(new Uint8Array(this.engine.memory.buffer));
+    this.clean = image;
+    this.counters.settled++;
   }
 
   /** Waits until `owner` holds the instance (an invocation, before it writes any image). */
@@ -137,6 +208,7 @@ export class ImageResidency implements Residency {
     if (this.resident !== call) {
       restore(this.engine.memory, this.layout, state, this.dirtyEnd);
       this.dirtyEnd = state.end;
+      this.clean = null;
       this.resident = call;
     }
     this.dropParked(call);
@@ -154,11 +226,13 @@ export class ImageResidency implements Residency {
   /** Memory is nobody's once the engine is gone (parked calls fail when they resume). */
   retire(): void {
     this.resident = null;
+    this.clean = null;
     this.vm.current = null;
   }
 
   private zeroStack(bytes: Uint8Array): void {
     const top = this.layout.heapBase;
     bytes.fill(0, top - STACK_WINDOW_BYTES, top);
+    this.stackDirty = false;
   }
 }
