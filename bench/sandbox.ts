@@ -13,9 +13,11 @@
 //  park     what awaiting a host call costs a hook (its state set aside and
 //           written back) against the same hook awaiting nothing;
 //  cold     the first call after a 30 ms sleep against one right after it: the
-//           ~2 KB adapter's stage, its image's write-back alone, and a bare
-//           QuickJS `evalCode("1")` in an instance of its own (no project code),
-//           which shows how much of a cold stage is the machine's caches.
+//           ~2 KB adapter's stage, its image's write-back alone, and bare
+//           QuickJS work in an instance of its own (no project code: an
+//           `evalCode("1")`, a call of an empty function, a JSON.parse of a
+//           stage's input), which shows how much of a cold stage is the
+//           machine's caches; a plain JS loop shows the CPU itself is not slower.
 //
 // Node's clock advances during CPU work (unlike a deployed Worker's), so these
 // are CPU times of the sandbox itself on this machine.
@@ -295,6 +297,13 @@ async function park(): Promise<void> {
 const coldStage = (i: number) =>
   imaged.runAdapterStage(request(ADAPTER_2KB, "before", { arguments: { query: `q${i}` } }, i));
 
+// Plain JS, no wasm and a few bytes of data: if the CPU itself were slower after a sleep, this would show it.
+const jsLoop = () => {
+  let x = 0;
+  for (let i = 0; i < 20_000; i++) x = (x * 31 + i) | 0;
+  return Promise.resolve(x);
+};
+
 async function cold(): Promise<void> {
   const engine = await images.get();
   const host = engine.images;
@@ -315,10 +324,29 @@ async function cold(): Promise<void> {
     bare.unwrapResult(bare.evalCode("1")).dispose();
     return Promise.resolve();
   };
+  const empty = bare.unwrapResult(bare.evalCode("(function () {})"));
+  const callEmpty = () => {
+    bare.unwrapResult(bare.callFunction(empty, bare.undefined)).dispose();
+    return Promise.resolve();
+  };
+  const parse = bare.unwrapResult(bare.evalCode("(function (text) { return JSON.parse(text).arguments; })"));
+  const stageInput = JSON.stringify({
+    context: BENCH_CONTEXT,
+    arguments: { query: "The Workers release 1", limit: 5 },
+  });
+  const parseInput = () => {
+    const text = bare.newString(stageInput);
+    bare.unwrapResult(bare.callFunction(parse, bare.undefined, text)).dispose();
+    text.dispose();
+    return Promise.resolve();
+  };
   const cases: Record<string, (i: number) => Promise<unknown>> = {
     "~2 KB before": coldStage,
     "image write-back": restoreOnly,
     'bare evalCode("1")': evalOne,
+    "bare empty call": callEmpty,
+    "bare JSON.parse": parseInput,
+    "JS loop, no wasm": jsLoop,
   };
   const rounds = 200;
   const samples = new Map(
@@ -334,6 +362,8 @@ async function cold(): Promise<void> {
       into.warm.push((await timed(() => work(i))).ms);
     }
   }
+  empty.dispose();
+  parse.dispose();
   bare.dispose();
   console.log(`after a 30 ms sleep against right after, ${rounds} rounds, interleaved (ms)`);
   for (const [name, { cold: first, warm: next }] of samples) {
