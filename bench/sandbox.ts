@@ -30,6 +30,7 @@ import { LIMITS } from "../shared/limits";
 import type { Json } from "../shared/json";
 import { createAdapterSandbox } from "../shared/sandbox/adapter";
 import { createEngineProvider } from "../shared/sandbox/engine";
+import { restore } from "../shared/sandbox/image";
 import { runInvocation } from "../shared/sandbox/invocation";
 import type { AdapterStage, StageRequest } from "../shared/sandbox/types";
 import {
@@ -313,10 +314,11 @@ async function cold(): Promise<void> {
     console.log("cold: no memory images on this engine\n");
     return;
   }
+  // The bytes alone, past the residency (which skips a write when memory already holds the image):
+  // writing an image's own bytes over memory that holds it or a call of it changes nothing it tracks.
   const restoreOnly = () => {
     const state = host.stateOf(image);
-    host.residency.enter(null, state);
-    host.residency.leave(null, state.end);
+    if ("static" in state) restore(engine.memory, host.layout, state, state.end);
     return Promise.resolve();
   };
   const bare = (await newQuickJSWASMModuleFromVariant(releaseSync)).newContext();
