@@ -11,21 +11,49 @@ const START_TESTS = ["test/cli/start.test.ts"];
 const shared = {
   testTimeout: 60_000,
   hookTimeout: 180_000,
-  // Files mostly wait on the shared server and Chromium (about a third of two
-  // cores busy when run one at a time), so two run at once.
-  fileParallelism: true,
-  maxWorkers: 2,
+  // Files that read the shared server's fakes (the demo provider's received
+  // requests) must not overlap: each project runs its files one at a time.
+  fileParallelism: false,
 };
 
+// `npm start`'s file runs servers of its own, so it overlaps the CLI's files
+// (group 0). The console's files run last, on their own (group 1): Chromium
+// takes both cores, and two browser files side by side ran past their timeouts.
 export default defineConfig({
   test: {
     ...shared,
+    maxWorkers: 2,
     globalSetup: ["./test/cli/global-setup.ts"],
     projects: [
-      { test: { ...shared, name: "cli", include: ["test/cli/**/*.test.ts"], exclude: START_TESTS } },
+      {
+        test: {
+          ...shared,
+          sequence: { groupOrder: 0 },
+          name: "cli",
+          include: ["test/cli/**/*.test.ts"],
+          exclude: START_TESTS,
+        },
+      },
+      // Beside the CLI's files its servers start slower than alone: more time per test.
+      {
+        test: {
+          ...shared,
+          sequence: { groupOrder: 0 },
+          name: "start",
+          include: START_TESTS,
+          testTimeout: 120_000,
+        },
+      },
       // The web console in Debian's Chromium (playwright-core) against the same server.
-      { test: { ...shared, name: "console", include: ["test/console/**/*.test.ts"], testTimeout: 120_000 } },
-      { test: { ...shared, name: "start", include: START_TESTS } },
+      {
+        test: {
+          ...shared,
+          sequence: { groupOrder: 1 },
+          name: "console",
+          include: ["test/console/**/*.test.ts"],
+          testTimeout: 120_000,
+        },
+      },
     ],
   },
 });
