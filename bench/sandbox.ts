@@ -318,7 +318,7 @@ async function cold(): Promise<void> {
   // writing an image's own bytes over memory that holds it or a call of it changes nothing it tracks.
   const restoreOnly = () => {
     const state = host.stateOf(image);
-    if ("static" in state) restore(engine.memory, host.layout, state, state.end);
+    restore(engine.memory, host.layout, state, state.end);
     return Promise.resolve();
   };
   const bare = (await newQuickJSWASMModuleFromVariant(releaseSync)).newContext();

@@ -84,24 +84,6 @@ export function restore(
   if (dirtyEnd > snapshot.end) bytes.fill(0, snapshot.end, dirtyEnd);
 }
 
-/** Writes a delta's state into memory (its base first, then the differences), like `restore`. */
-export function restoreDelta(
-  memory: WebAssembly.Memory,
-  layout: HeapLayout,
-  delta: Delta,
-  dirtyEnd: number,
-): void {
-  const base = delta.base;
-  const bytes = new Uint8Array(memory.buffer);
-  bytes.set(base.static, 0);
-  bytes.set(base.heap, layout.heapBase);
-  const words = new Int32Array(memory.buffer);
-  patch(words, 0, delta.staticRuns, delta.staticData);
-  patch(words, layout.heapBase >> 2, delta.heapRuns, delta.heapData);
-  bytes.set(delta.tail, base.end);
-  if (dirtyEnd > delta.end) bytes.fill(0, delta.end, dirtyEnd);
-}
-
 /** Whole bytes of a delta's state, for restoring it with one copy per region. */
 export function expand(delta: Delta): Snapshot {
   const base = delta.base;

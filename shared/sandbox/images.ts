@@ -156,8 +156,8 @@ export class Images {
     this.codes.set(image.code, kinds);
   }
 
-  /** The bytes to restore for a call of `image`: whole for the images in use, its delta otherwise. */
-  stateOf(image: CodeImage): Snapshot | Delta {
+  /** The whole bytes to restore for a call of `image`, expanded from its delta once while it is in use. */
+  stateOf(image: CodeImage): Snapshot {
     let snapshot = this.expanded.get(image);
     if (snapshot === undefined) {
       snapshot = expand(image.delta);

@@ -16,7 +16,7 @@ import type { Call, Residency } from "./call";
 import type { Instance } from "./instance";
 import { engineFault, fail } from "./failure";
 import { heapBreak, type HeapLayout } from "./heap-layout";
-import { capture, restore, restoreDelta, snapshotBytes, type Delta, type Snapshot } from "./image";
+import { capture, restore, snapshotBytes, type Snapshot } from "./image";
 import type { Vm } from "./vm";
 
 /**
@@ -78,9 +78,9 @@ export class ImageResidency implements Residency {
   /** Whether the stack window may hold bytes of a call. */
   private stackDirty = true;
   /** The image memory holds exactly, nothing written since: a call of it writes nothing in. */
-  private clean: Snapshot | Delta | null = null;
+  private clean: Snapshot | null = null;
   /** The image to put back once the instance is idle (a task is queued while this is set). */
-  private settleTo: Snapshot | Delta | null = null;
+  private settleTo: Snapshot | null = null;
   readonly counters: ResidencyCounters = { writes: 0, skipped: 0, settled: 0 };
   private readonly parked = new Map<Call, Snapshot>();
   /** Bytes of parked states in this instance. */
@@ -96,7 +96,7 @@ export class ImageResidency implements Residency {
   }
 
   /** Writes `image` into memory for `call`, which becomes the running call (null: our own set-up code). */
-  enter(call: Call | null, image: Snapshot | Delta): void {
+  enter(call: Call | null, image: Snapshot): void {
     if (this.clean === image) this.counters.skipped++;
     else this.write(image);
     if (this.stackDirty) this.zeroStack(new Uint8Array(this.engine.memory.buffer));
@@ -106,9 +106,8 @@ export class ImageResidency implements Residency {
   }
 
   /** Memory becomes `image`: its bytes written, everything above its end that may be dirty zeroed. */
-  private write(image: Snapshot | Delta): void {
-    if ("static" in image) restore(this.engine.memory, this.layout, image, this.dirtyEnd);
-    else restoreDelta(this.engine.memory, this.layout, image, this.dirtyEnd);
+  private write(image: Snapshot): void {
+    restore(this.engine.memory, this.layout, image, this.dirtyEnd);
     this.dirtyEnd = image.end;
     this.counters.writes++;
   }
@@ -135,7 +134,7 @@ export class ImageResidency implements Residency {
    * answered (a task of its own, when nobody holds the instance), unless a
    * next call gets there first and writes its own image in.
    */
-  leaveFor(call: Call, image: Snapshot | Delta): void {
+  leaveFor(call: Call, image: Snapshot): void {
     if (!this.vacate(call)) return;
     // The last call's image: the likeliest to be called next.
     const scheduled = this.settleTo !== null;
@@ -161,7 +160,7 @@ export class ImageResidency implements Residency {
   }
 
   /** Writes `image` back if memory is nobody's and not already clean. */
-  private settle(image: Snapshot | Delta): void {
+  private settle(image: Snapshot): void {
     if (!this.lock.idle || this.resident !== null || this.clean !== null || this.engine.retired) return;
     this.write(image);
     this.zeroStack(new Uint8Array(this.engine.memory.buffer));
