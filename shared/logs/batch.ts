@@ -6,11 +6,9 @@
 // batch's write in its `waitUntil`, so the isolate stays alive until the rows
 // are stored. Written by hand: nothing on npm batches D1 writes across
 // requests inside one isolate.
-import type { BatchItem } from "drizzle-orm/batch";
-import { database } from "../db/client";
-import { hookRuns } from "../db/schema";
+import { insertRows, type RunRow } from "./insert";
 
-export type RunRow = typeof hookRuns.$inferInsert;
+export type { RunRow } from "./insert";
 
 export interface BatchOptions {
   /** How long a batch gathers rows before its write starts; 0 writes on a later turn of the event loop. */
@@ -31,22 +29,6 @@ interface Batch {
   /** Starts the write now (size trigger); the timer would start it otherwise. */
   release: () => void;
   written: Promise<void>;
-}
-
-/** Inserts rows in one atomic D1 batch, chunked by statement size. */
-export async function insertRows(
-  db: D1Database,
-  rows: readonly RunRow[],
-  rowsPerInsert: number,
-): Promise<void> {
-  const orm = database(db);
-  const statements: BatchItem<"sqlite">[] = [];
-  for (let i = 0; i < rows.length; i += rowsPerInsert) {
-    statements.push(orm.insert(hookRuns).values(rows.slice(i, i + rowsPerInsert)));
-  }
-  const [first, ...rest] = statements;
-  if (first === undefined) return;
-  await orm.batch([first, ...rest]);
 }
 
 const logFailure = (rows: number, error: unknown): void =>

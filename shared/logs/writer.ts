@@ -1,11 +1,10 @@
 // The hook-run log writer. Callers on a response path use `deferRuns`, which
 // hands the write to `waitUntil`; nothing here ever throws into a response.
-import { getTableColumns } from "drizzle-orm";
 import type { DetailPolicy } from "../config/schema";
-import { hookRuns } from "../db/schema";
 import { newId } from "../ids";
 import { KNOBS } from "../knobs";
-import { insertRows, RunBatcher, type RunRow } from "./batch";
+import { RunBatcher } from "./batch";
+import { insertRows, ROWS_PER_INSERT, type RunRow } from "./insert";
 import { boundDetails } from "./details";
 import type { RunDetails, RunRecord } from "../db/run-types";
 
@@ -19,11 +18,7 @@ export interface CaptureSettings {
 
 export const RUN_ID_PREFIX = "log";
 
-/** D1 binds at most 100 parameters per statement; every column of a row is one. */
-const D1_MAX_BOUND_PARAMETERS = 100;
-export const ROWS_PER_INSERT = Math.floor(
-  D1_MAX_BOUND_PARAMETERS / Object.keys(getTableColumns(hookRuns)).length,
-);
+export { ROWS_PER_INSERT } from "./insert";
 
 export const capturesDetails = (capture: CaptureSettings): boolean =>
   capture.payloadCapture && capture.detailPolicy === "capture";
