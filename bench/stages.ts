@@ -9,6 +9,10 @@
 //   one stage            = p50(one) − p50(empty): the first stage after the pause
 //                          (its image restored, the call run, what it grew zeroed),
 //   each further stage   = (p50(four) − p50(one)) / 3: stages right after another.
+// Then four plugins' tool.execute.before and after (bench:llm's (M4) work) as
+// bare sandbox invocations and through the plugin runner the gateway uses:
+//   4 plugins            = p50(case) − p50(empty), eight invocations after the pause,
+//   runner over sandbox  = the runner's own cost (timers, host capabilities, records).
 // Without the gateway's upstream and Durable Object round trips, this shows
 // what the stages themselves cost in workerd; a sandbox change is measured
 // by running it on both commits, alternately. Each request through wrangler's
@@ -80,6 +84,10 @@ async function run(send: ReturnType<typeof client>): Promise<void> {
           code,
           path: `/stages?code=${code}&stage=${stage}&n=${n}`,
         });
+  cases.push(
+    { name: "plugins sandbox", path: "/plugins?via=sandbox" },
+    { name: "plugins runner", path: "/plugins?via=runner" },
+  );
   const samples = new Map(cases.map((c) => [c.name, [] as number[]]));
 
   for (let round = 0; round < WARM_UP + rounds; round++) {
@@ -113,6 +121,20 @@ async function run(send: ReturnType<typeof client>): Promise<void> {
         `${`${code} ${stage}`.padEnd(20)} ${ms(first.p50 - empty.p50).padStart(17)} ${`${ms(interval.low)} … ${ms(interval.high)}`.padStart(16)} ${ms(first.p90 - empty.p90).padStart(7)} ${ms(further).padStart(17)}`,
       );
     }
+  }
+  console.log(
+    `\n${"4 plugins, before and after".padEnd(36)} ${"p50 ms".padStart(8)} ${"95% interval".padStart(16)}`,
+  );
+  for (const [label, name, baseline] of [
+    ["bare sandbox invocations", "plugins sandbox", "empty"],
+    ["through the plugin runner", "plugins runner", "empty"],
+    ["runner over sandbox", "plugins runner", "plugins sandbox"],
+  ] as const) {
+    const interval = differenceInterval(of(name), of(baseline), 50);
+    const added = summarize(of(name)).p50 - summarize(of(baseline)).p50;
+    console.log(
+      `${label.padEnd(36)} ${ms(added).padStart(8)} ${`${ms(interval.low)} … ${ms(interval.high)}`.padStart(16)}`,
+    );
   }
 }
 

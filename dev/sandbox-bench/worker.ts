@@ -6,9 +6,25 @@
 //   GET /                       answers at once (the baseline)
 //   GET /stages?code=C&stage=S&n=N
 //                               runs N (1-4) stages S of C, one after another
+//   GET /plugins?via=V          four plugins' tool.execute.before, then their
+//                               after: through the plugin runner (V=runner, as
+//                               the gateway calls them) or as bare sandbox
+//                               invocations (V=sandbox), which tells the
+//                               runner's own cost from the sandbox's
+import { DEFAULT_CONFIG } from "../../shared/config/schema";
+import { exportPath } from "../../shared/files/exports";
+import { REQUEST_HOOK_EXTENSIONS } from "../../shared/llm/host-calls";
+import type { DeployedPlugin } from "../../shared/plugins/discovery";
+import { runPluginHook, type PluginEnv, type PipelineHook } from "../../shared/plugins/run";
+import { runModuleExport } from "../../shared/sandbox";
 import { createAdapterSandbox } from "../../shared/sandbox/adapter";
 import { workerdEngines } from "../../shared/sandbox/wasm-workerd";
-import { ADAPTER_2KB, adapterCode, BENCH_CONTEXT as context } from "../../test/shared/sandbox/code";
+import {
+  ADAPTER_2KB,
+  adapterCode,
+  BENCH_CONTEXT as context,
+  moduleCode,
+} from "../../test/shared/sandbox/code";
 
 const sandbox = createAdapterSandbox(workerdEngines);
 
@@ -31,10 +47,71 @@ const input = {
 };
 const MAX_STAGES = 4;
 
+/** bench:llm's plugins: hooks that await nothing and return the whole payload. */
+const PLUGINS: DeployedPlugin[] = [1, 2, 3, 4].map((n) => ({
+  name: `p${n}`,
+  path: `plugins/p${n}.ts`,
+  revisionId: `rev_p${n}`,
+  hooks: ["tool.execute.before", "tool.execute.after"],
+  code: moduleCode(`return { default: {
+    "tool.execute.before": (input) => ({ ...input, args: { ...input.args } }),
+    "tool.execute.after": (input) =>
+      input.result && input.result.output.includes("secret-${n}")
+        ? { ...input, result: { ...input.result, output: "[redacted]" } }
+        : undefined,
+  } };`),
+}));
+const PAYLOAD_CONTEXT = { workspaceUid: "ws_bench", requestId: "req_bench", loop: "main" };
+const BEFORE = { toolID: "echo", args: { text: "hello" }, ctx: PAYLOAD_CONTEXT };
+const AFTER = { ...BEFORE, result: { title: "echo", output: "hello" } };
+/** The runner reads nothing from its bindings unless a hook calls `rayrun.*`, which these never do. */
+const NO_BINDINGS = {} as PluginEnv;
+
+async function pluginsThroughRunner(): Promise<void> {
+  for (const [hook, value] of [
+    ["tool.execute.before", BEFORE],
+    ["tool.execute.after", AFTER],
+  ] as const) {
+    const ran = await runPluginHook(NO_BINDINGS, {
+      workspaceUid: PAYLOAD_CONTEXT.workspaceUid,
+      requestId: PAYLOAD_CONTEXT.requestId,
+      hook,
+      value,
+      plugins: PLUGINS,
+      config: DEFAULT_CONFIG,
+    });
+    if (ran.records.some((record) => record.outcome !== "continue" && record.outcome !== "passed"))
+      throw new Error(JSON.stringify(ran.records));
+  }
+}
+
+async function pluginsInSandbox(): Promise<void> {
+  for (const [hook, value] of [
+    ["tool.execute.before", BEFORE],
+    ["tool.execute.after", AFTER],
+  ] as [PipelineHook, typeof AFTER][]) {
+    for (const plugin of PLUGINS) {
+      const report = await runModuleExport({
+        code: plugin.code,
+        exportPath: exportPath("plugin", hook),
+        input: value,
+        nowMs: Date.now(),
+        seed: `req_bench:${plugin.name}:${hook}`,
+        extensions: REQUEST_HOOK_EXTENSIONS,
+      });
+      if (!report.outcome.ok) throw new Error(JSON.stringify(report.outcome.error));
+    }
+  }
+}
+
 export default {
   async fetch(request): Promise<Response> {
     const url = new URL(request.url);
     if (url.pathname === "/") return new Response("ok");
+    if (url.pathname === "/plugins") {
+      await (url.searchParams.get("via") === "runner" ? pluginsThroughRunner() : pluginsInSandbox());
+      return new Response("ok");
+    }
     const code = CODES[url.searchParams.get("code") ?? ""];
     if (code === undefined) return new Response("unknown code", { status: 400 });
     if (url.pathname !== "/stages") return new Response("not found", { status: 404 });
