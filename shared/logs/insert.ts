@@ -30,11 +30,15 @@ function statementText(rows: number): string {
   return text;
 }
 
-/** A row's values in column order, as drizzle would bind them: absent values take the column's default, else null. */
+/**
+ * A row's values in column order, as drizzle binds them: an absent (undefined)
+ * value takes the column's default, else null; an explicit null stays null.
+ */
 function bindValues(row: RunRow, into: unknown[]): void {
   const fields = row as Record<string, unknown>;
   for (const [key, column] of COLUMNS) {
-    const value = fields[key] ?? (column.hasDefault ? column.default : null);
+    const given = fields[key];
+    const value = given === undefined && column.hasDefault ? column.default : given;
     into.push(value === null || value === undefined ? null : column.mapToDriverValue(value));
   }
 }

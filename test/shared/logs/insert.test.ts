@@ -51,6 +51,18 @@ describe("insertRows", () => {
     expect([...stored.values()][0]?.mode).toBe("direct");
   });
 
+  it("an explicit null stays null where drizzle's would: a NOT NULL column with a default refuses it", async () => {
+    const ws = (await createWorkspace()).uid;
+    const [row] = toRows([runRecord(ws)], CAPTURE);
+    const nulled = { ...row, mode: null } as unknown as RunRow;
+    await expect(insertRows(env.DB, [nulled])).rejects.toThrow(/NOT NULL/i);
+    // drizzle names the failed query and keeps D1's error as the cause.
+    await expect(database(env.DB).insert(hookRuns).values(nulled)).rejects.toMatchObject({
+      cause: { message: expect.stringMatching(/NOT NULL/i) },
+    });
+    expect((await storedById(ws)).size).toBe(0);
+  });
+
   it("a statement holds up to the bound-parameter limit's rows, and more rows go into further statements of one batch", async () => {
     const ws = (await createWorkspace()).uid;
     const record = () => runRecord(ws);
