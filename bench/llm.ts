@@ -22,23 +22,15 @@ import { option } from "./options";
 import { runRounds, type BenchCase } from "./rounds";
 import { differenceInterval, ms, summarize } from "./stats";
 import { api, BENCH_RATE_LIMITS } from "./gateway-setup";
+import { benchPluginHooks } from "../test/shared/sandbox/code";
 
 const requests = Number(option("requests", "1000"));
 const warmup = Number(option("warmup", "100"));
 const port = Number(option("port", "8807"));
 const pauseMs = Number(option("pause-ms", "30"));
 
-/** A plugin whose hooks await nothing and return the whole payload, as a plugin that looks and changes little would. */
-const plugin = (n: number) => `
-type Payload = { toolID: string; args: Record<string, unknown>; result?: { title: string; output: string; metadata?: unknown } };
-export default {
-  "chat.params": (input: { temperature?: number; maxOutputTokens?: number }) =>
-    typeof input.temperature === "number" ? { ...input, temperature: Math.min(input.temperature, 1) } : undefined,
-  "tool.execute.before": (input: Payload) => ({ ...input, args: { ...input.args } }),
-  "tool.execute.after": (input: Payload) =>
-    input.result && input.result.output.includes("secret-${n}") ? { ...input, result: { ...input.result, output: "[redacted]" } } : undefined,
-};
-`;
+/** A plugin's source file: the hooks bench:stages also times. */
+const plugin = (n: number) => `export default ${benchPluginHooks(n)};\n`;
 
 const PROVIDER_SECRET = "bench-provider-key";
 

@@ -23,6 +23,7 @@ import {
   ADAPTER_2KB,
   adapterCode,
   BENCH_CONTEXT as context,
+  benchPluginHooks,
   moduleCode,
 } from "../../test/shared/sandbox/code";
 
@@ -47,19 +48,13 @@ const input = {
 };
 const MAX_STAGES = 4;
 
-/** bench:llm's plugins: hooks that await nothing and return the whole payload. */
+/** bench:llm's plugins, compiled. */
 const PLUGINS: DeployedPlugin[] = [1, 2, 3, 4].map((n) => ({
   name: `p${n}`,
   path: `plugins/p${n}.ts`,
   revisionId: `rev_p${n}`,
-  hooks: ["tool.execute.before", "tool.execute.after"],
-  code: moduleCode(`return { default: {
-    "tool.execute.before": (input) => ({ ...input, args: { ...input.args } }),
-    "tool.execute.after": (input) =>
-      input.result && input.result.output.includes("secret-${n}")
-        ? { ...input, result: { ...input.result, output: "[redacted]" } }
-        : undefined,
-  } };`),
+  hooks: ["chat.params", "tool.execute.before", "tool.execute.after"],
+  code: moduleCode(`return { default: ${benchPluginHooks(n)} };`),
 }));
 const PAYLOAD_CONTEXT = { workspaceUid: "ws_bench", requestId: "req_bench", loop: "main" };
 const BEFORE = { toolID: "echo", args: { text: "hello" }, ctx: PAYLOAD_CONTEXT };

@@ -8,8 +8,6 @@
 // requests inside one isolate.
 import { insertRows, type RunRow } from "./insert";
 
-export type { RunRow } from "./insert";
-
 export interface BatchOptions {
   /** How long a batch gathers rows before its write starts; 0 writes on a later turn of the event loop. */
   delayMs: number;

@@ -18,8 +18,6 @@ export interface CaptureSettings {
 
 export const RUN_ID_PREFIX = "log";
 
-export { ROWS_PER_INSERT } from "./insert";
-
 export const capturesDetails = (capture: CaptureSettings): boolean =>
   capture.payloadCapture && capture.detailPolicy === "capture";
 

@@ -4,7 +4,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { RunBatcher } from "../../../shared/logs/batch";
-import { ROWS_PER_INSERT, toRows } from "../../../shared/logs/writer";
+import { ROWS_PER_INSERT } from "../../../shared/logs/insert";
+import { toRows } from "../../../shared/logs/writer";
 import { createWorkspace } from "../../helpers/api";
 import { NO_CAPTURE, runRecord, storedRuns } from "./harness";
 

@@ -4,7 +4,8 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { DETAILS_MAX_BYTES, UNSERIALISABLE_KEY } from "../../../shared/logs/details";
-import { deferRuns, recordRuns, ROWS_PER_INSERT } from "../../../shared/logs/writer";
+import { ROWS_PER_INSERT } from "../../../shared/logs/insert";
+import { deferRuns, recordRuns } from "../../../shared/logs/writer";
 import { createWorkspace } from "../../helpers/api";
 import { CAPTURE, NO_CAPTURE, runRecord, storedRuns } from "./harness";
 

@@ -108,3 +108,17 @@ export const BENCH_CONTEXT = {
   toolName: "search",
   config: { prefix: "release: " },
 };
+
+/**
+ * The default export of the benches' plugin `n` (bench:llm deploys it, bench:stages runs it compiled):
+ * hooks that await nothing and return the whole payload, as a plugin that looks and changes little would.
+ */
+export const benchPluginHooks = (n: number): string => `{
+  "chat.params": (input) =>
+    typeof input.temperature === "number" ? { ...input, temperature: Math.min(input.temperature, 1) } : undefined,
+  "tool.execute.before": (input) => ({ ...input, args: { ...input.args } }),
+  "tool.execute.after": (input) =>
+    input.result && input.result.output.includes("secret-${n}")
+      ? { ...input, result: { ...input.result, output: "[redacted]" } }
+      : undefined,
+}`;
