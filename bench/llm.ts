@@ -1,6 +1,6 @@
 // What request hooks and plugins add to a call (Node, tsx), through `wrangler dev` on loopback.
 //
-//   npx tsx bench/llm.ts [--requests N] [--warmup N] [--port P] [--pause-ms MS]
+//   npx tsx bench/llm.ts [--requests N] [--warmup N] [--port P] [--pause-ms MS] [--split]
 //
 // Starts both Workers, the demo upstream and the demo LLM provider with
 // scripts/dev-server.mjs and sets up two workspaces over the API, alike but
@@ -14,7 +14,9 @@
 //   (L4) the same call through "hooked": the request hook, then four chat.params,
 //   (M0) the upstream's `echo` through "bare"'s MCP endpoint,
 //   (M4) the same call through "hooked": four tool.execute.before and four after.
-// (L4) − (L0) and (M4) − (M0) are what the hooks add.
+// (L4) − (L0) and (M4) − (M0) are what the hooks add. `--split` adds two
+// workspaces and cases that tell the LLM path's two parts apart:
+//   (L1) the proxy with the request hook alone, (LP) with the four plugins alone.
 import { readFileSync } from "node:fs";
 import { rpcMessage, withBenchServer, type DevServer } from "./dev-server";
 import { client, type Reply } from "./http-client";
@@ -28,6 +30,7 @@ const requests = Number(option("requests", "1000"));
 const warmup = Number(option("warmup", "100"));
 const port = Number(option("port", "8807"));
 const pauseMs = Number(option("pause-ms", "30"));
+const split = process.argv.includes("--split");
 
 /** A plugin's source file: the hooks bench:stages also times. */
 const plugin = (n: number) => `export default ${benchPluginHooks(n)};\n`;
@@ -71,7 +74,13 @@ interface Workspace {
   key: string;
 }
 
-async function setUp(server: DevServer, name: string, hooked: boolean): Promise<Workspace> {
+/** Which hooks a workspace deploys: the request hook, the four plugins. */
+interface Hooks {
+  requestHook: boolean;
+  plugins: boolean;
+}
+
+async function setUp(server: DevServer, name: string, hooks: Hooks): Promise<Workspace> {
   const { url, upstreamUrl, providerUrl, key: bootstrap } = server;
   const { data: ws } = await api(url, bootstrap, "POST", "/v1/workspaces", {
     name,
@@ -100,7 +109,7 @@ async function setUp(server: DevServer, name: string, hooked: boolean): Promise<
       },
     },
   };
-  if (hooked) {
+  if (hooks.requestHook) {
     const policy = readFileSync(new URL("../dev/examples/request-policy.ts", import.meta.url), "utf8");
     await deployFile(url, key, base, "lib/request-policy.ts", policy, {
       export: "transform",
@@ -113,6 +122,12 @@ async function setUp(server: DevServer, name: string, hooked: boolean): Promise<
         loop: { name: "main" },
       },
     });
+    config.pre_llm_hook = {
+      source: "lib/request-policy.ts:transform",
+      scope: "all",
+    };
+  }
+  if (hooks.plugins) {
     const names = ["p1", "p2", "p3", "p4"];
     for (const [i, plugin_] of names.entries()) {
       await deployFile(url, key, base, `plugins/${plugin_}.ts`, plugin(i + 1), {
@@ -120,10 +135,6 @@ async function setUp(server: DevServer, name: string, hooked: boolean): Promise<
         input: { toolID: "echo", args: { text: "hi" } },
       });
     }
-    config.pre_llm_hook = {
-      source: "lib/request-policy.ts:transform",
-      scope: "all",
-    };
     config.plugins = names;
   }
   const { headers } = await api(url, key, "GET", `${base}/config`);
@@ -149,8 +160,8 @@ function llmOk(reply: Reply): void {
 }
 
 async function run(server: DevServer): Promise<void> {
-  const bare = await setUp(server, "bare", false);
-  const hooked = await setUp(server, "hooked", true);
+  const bare = await setUp(server, "bare", { requestHook: false, plugins: false });
+  const hooked = await setUp(server, "hooked", { requestHook: true, plugins: true });
   console.log(`workspaces: bare ${bare.uid}, hooked ${hooked.uid} (request hook + 4 plugins)`);
   const gateway = client(server.url);
   let id = 0;
@@ -204,6 +215,19 @@ async function run(server: DevServer): Promise<void> {
     { name: "(M0) MCP echo, bare", send: echo(bare), check: mcpOk },
     { name: "(M4) MCP echo, 4 plugins", send: echo(hooked), check: mcpOk },
   ];
+  const differences: [string, number, number][] = [
+    ["(L4) − (L0) request hook + 4 plugins", 2, 1],
+    ["(M4) − (M0) 4 plugins on a tool call", 4, 3],
+  ];
+  if (split) {
+    const hookOnly = await setUp(server, "hook", { requestHook: true, plugins: false });
+    const pluginsOnly = await setUp(server, "plugins", { requestHook: false, plugins: true });
+    cases.push(
+      { name: "(L1) LLM proxy, request hook", send: chat(hookOnly), check: llmOk },
+      { name: "(LP) LLM proxy, 4 plugins", send: chat(pluginsOnly), check: llmOk },
+    );
+    differences.push(["(L1) − (L0) request hook", 5, 1], ["(LP) − (L0) 4 plugins' chat.params", 6, 1]);
+  }
   const { samples } = await runRounds(cases, { warmup, requests, pauseMs });
   console.log(
     `\n${requests} requests per case (+${warmup} warm-up), interleaved in shuffled rounds, ${pauseMs} ms pause before each\n`,
@@ -216,15 +240,12 @@ async function run(server: DevServer): Promise<void> {
     );
   });
   console.log("\nadded by the hooks (95% interval of the p50 difference, paired bootstrap over rounds)");
-  for (const [label, x, y] of [
-    ["(L4) − (L0) request hook + 4 plugins", 2, 1],
-    ["(M4) − (M0) 4 plugins on a tool call", 4, 3],
-  ] as const) {
+  for (const [index, [label, x, y]] of differences.entries()) {
     const a = summarize(samples[x] ?? []);
     const b = summarize(samples[y] ?? []);
     const { low, high } = differenceInterval(samples[x] ?? [], samples[y] ?? [], 50);
     console.log(
-      `${label.padEnd(40)} p50 ${(a.p50 - b.p50).toFixed(2).padStart(6)} ms [${low.toFixed(2)} … ${high.toFixed(2)}]   p99 ${(a.p99 - b.p99).toFixed(2).padStart(6)} ms   (target p50 ≤ 1 ms)`,
+      `${label.padEnd(40)} p50 ${(a.p50 - b.p50).toFixed(2).padStart(6)} ms [${low.toFixed(2)} … ${high.toFixed(2)}]   p99 ${(a.p99 - b.p99).toFixed(2).padStart(6)} ms${index < 2 ? "   (target p50 ≤ 1 ms)" : ""}`,
     );
   }
 }

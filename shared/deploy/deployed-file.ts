@@ -7,7 +7,7 @@ import { getRevision, revisionExports } from "./revisions";
 import { boundedCache } from "../cache";
 import type { JsonObject } from "../json";
 import { KNOBS } from "../knobs";
-import type { DeployChannel } from "../lifecycle/pointers";
+import type { DeployChannel, Pointers } from "../lifecycle/pointers";
 import { fileTarget } from "../lifecycle/target";
 import { parseFilePath, type FileKind } from "../files/paths";
 
@@ -75,6 +75,18 @@ export async function loadDeployedFile(
 ): Promise<DeployedFile | null> {
   if (!parseFilePath(path).ok) return null;
   const pointers = await env.WORKSPACE.getByName(workspaceUid).getPointers(fileTarget(path));
+  return loadPointedFile(env, workspaceUid, path, pointers, channel);
+}
+
+/** `loadDeployedFile` with the file's pointers already read from the WorkspaceObject (in a round trip of the caller's). */
+export async function loadPointedFile(
+  env: Pick<Env, "DB" | "CODE">,
+  workspaceUid: string,
+  path: string,
+  pointers: Pointers,
+  channel: DeployChannel = "active",
+): Promise<DeployedFile | null> {
+  if (!parseFilePath(path).ok) return null;
   const pointer = pointers[channel];
   return pointer === null ? null : loadFileRevision(env, workspaceUid, path, pointer.revisionId);
 }

@@ -12,7 +12,8 @@ import {
   type PreLlmHookConfig,
 } from "../config/pre-llm-hook";
 import type { WorkspaceConfig } from "../config/schema";
-import { loadDeployedFile } from "../deploy/deployed-file";
+import { loadDeployedFile, loadPointedFile } from "../deploy/deployed-file";
+import type { Pointers } from "../lifecycle/pointers";
 import { exportPath } from "../files/exports";
 import { loopPolicy, structuralRetries } from "../config/loops";
 import { runModuleExport, type SandboxError } from "../sandbox";
@@ -81,6 +82,12 @@ export interface RequestHookInput {
   config?: Promise<WorkspaceConfig>;
   /** The caller's abort (the client went away): the hook stops and nothing is sent. */
   signal?: AbortSignal;
+  /**
+   * The hook file's pointers, when the caller read them from the
+   * WorkspaceObject in this request (with its other per-call state): the first
+   * attempt runs what they name; a retry asks the object again.
+   */
+  pointers?: Pointers;
   /** Who calls, for approvals on host calls, and the approval id a repeated request carries. */
   caller?: { keyId: string; actor: string; approvalId: string | null };
 }
@@ -142,7 +149,10 @@ async function attemptHook(
     return { kind: "failed", code, message, run, ...extra };
   };
 
-  const file = await loadDeployedFile(env, input.workspaceUid, path);
+  const file =
+    attempt === 1 && input.pointers !== undefined
+      ? await loadPointedFile(env, input.workspaceUid, path, input.pointers)
+      : await loadDeployedFile(env, input.workspaceUid, path);
   if (file === null || file.kind !== "lib") {
     return failed("request_hook_source_missing", `${path} has no active deployment.`);
   }

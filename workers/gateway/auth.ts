@@ -11,6 +11,9 @@ import { workspaceExists } from "../../shared/auth/workspace-exists";
 import { boundedCache } from "../../shared/cache";
 import { KNOBS } from "../../shared/knobs";
 import type { Problem } from "../../shared/http/problem";
+import { parseHookSource, type PreLlmHookConfig } from "../../shared/config/pre-llm-hook";
+import type { Pointers } from "../../shared/lifecycle/pointers";
+import { fileTarget } from "../../shared/lifecycle/target";
 import type { Caller } from "./tool-call/call-types";
 import { workspaceCatalog, type WorkspaceCatalog } from "./caches/catalog-cache";
 
@@ -118,6 +121,25 @@ export async function keyRevoked(
   if (admitted.platform) return null;
   const revoked = await env.WORKSPACE.getByName(workspaceUid).isKeyRevoked(admitted.caller.keyId);
   return revoked ? REVOKED : null;
+}
+
+/**
+ * The LLM proxy's one WorkspaceObject round trip per call, after the config
+ * read that names the request hook (null: none runs): whether the key is
+ * revoked, the hook file's pointers, and the catalog version.
+ */
+export async function llmCallView(
+  env: Pick<Env, "WORKSPACE">,
+  workspaceUid: string,
+  admitted: { caller: Caller; platform: boolean },
+  hook: PreLlmHookConfig | null,
+): Promise<{ revoked: Problem | null; hook: Pointers | null; catalog: number }> {
+  const target = hook === null ? null : fileTarget(parseHookSource(hook.source).path);
+  const view = await env.WORKSPACE.getByName(workspaceUid).llmCallView(
+    admitted.platform ? null : admitted.caller.keyId,
+    target,
+  );
+  return { revoked: view.revoked ? REVOKED : null, hook: view.hook, catalog: view.catalog };
 }
 
 /**

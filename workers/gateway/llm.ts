@@ -17,16 +17,16 @@ import { anthropicToNeutral, neutralToAnthropic } from "../../shared/llm/anthrop
 import { forwardToProvider } from "../../shared/llm/forward";
 import { neutralToOpenai, openaiToNeutral } from "../../shared/llm/openai";
 import type { NeutralRequest, RequestProblem } from "../../shared/llm/request";
-import { runRequestHook } from "../../shared/llm/request-hook";
+import { applicableHook, runRequestHook } from "../../shared/llm/request-hook";
 import { requestHookRecords } from "../../shared/llm/request-hook-records";
 import { APPROVAL_HEADER, APPROVAL_ID, APPROVAL_ID_REFUSAL } from "../../shared/llm/host-approvals";
 import { turnErrorProblem } from "../../shared/llm/turn-error";
 import { runChatParams } from "../../shared/plugins/chat-params";
-import { activePluginsOrNone } from "../../shared/plugins/discovery";
+import { callPlugins } from "../../shared/plugins/call-plugins";
 import { deferRuns } from "../../shared/logs/writer";
 import type { Result } from "../../shared/result";
 import type { Caller } from "./tool-call/call-types";
-import { authenticateCaller, keyRevoked } from "./auth";
+import { authenticateCaller, llmCallView } from "./auth";
 import { RATE_WINDOW_SECONDS, rateLimitedDetail, withinRate } from "./rate-limit";
 
 /** Names the call in the answer and in the hook-run log, so a client can find its run. */
@@ -149,14 +149,14 @@ async function proxy(c: GatewayContext, provider: ProviderName): Promise<Respons
     return llmProblem("invalid_request", detail, requestId, { errors: mapped.error });
   }
 
-  // Revocation is decided before any hook runs (a hook may call a model); the
-  // config read overlaps it. One config read serves the hook, the plugins and
-  // forwarding; the plugin list overlaps the hook run.
-  const [revoked, config] = await Promise.all([
-    keyRevoked(c.env, ws, c.get("admitted")),
-    readWorkspaceConfig(c.env.DB, ws),
-  ]);
-  if (revoked !== null) return answerProblem(revoked, requestId);
+  // One config read serves the hook, the plugins and forwarding. It names the
+  // hook's file, so one WorkspaceObject round trip after it answers the rest:
+  // revocation (decided before any hook runs: a hook may call a model), the
+  // hook's pointers, and the catalog version the plugin list is kept under.
+  const config = await readWorkspaceConfig(c.env.DB, ws);
+  const hook = compaction === "true" ? null : applicableHook(config, loop);
+  const view = await llmCallView(c.env, ws, c.get("admitted"), hook);
+  if (view.revoked !== null) return answerProblem(view.revoked, requestId);
   // Counted with the rate the config read above names, before any hook or provider work.
   const perMinute = config.rateLimits.llmPerMinute;
   if (!(await withinRate(c.env, "llm", perMinute, ws, c.get("admitted").caller.keyId))) {
@@ -184,11 +184,12 @@ async function proxy(c: GatewayContext, provider: ProviderName): Promise<Respons
         bypass: compaction === "true",
         config: Promise.resolve(config),
         signal,
+        ...(view.hook === null ? {} : { pointers: view.hook }),
         caller: { keyId: caller.keyId, actor: caller.actor, approvalId },
       },
       { env: c.env, workspaceUid: ws, requestId },
     ),
-    activePluginsOrNone(c.env, ws, config),
+    callPlugins(c.env, ws, view.catalog).then((set) => set.plugins),
   ]);
   if (outcome.kind !== "skipped") {
     deferRuns(c.executionCtx, c.env, requestHookRecords(ws, loop, requestId, outcome), {

@@ -179,6 +179,26 @@ describe("the OpenAI-compatible endpoint", () => {
     expect(await received(g)).toEqual([]);
   });
 
+  it("each call runs the revision the hook's file points at then: a new deployment applies from the next call", async () => {
+    const g = await setup();
+    await openai(g).chat.completions.create(openaiBody);
+    const f = await fileFixture(g.ws);
+    const { version } = await saveFile(
+      f,
+      POLICY_PATH,
+      `export function transform({ request }) { return { ...request, tools: [] }; }`,
+    );
+    const input = { request: { messages: [], tools: [], options: {} }, loop: { name: "main" } };
+    expect((await testFile(f, POLICY_PATH, { export: "transform", input, version })).ok).toBe(true);
+    const { revision } = await deployFile(f, POLICY_PATH, version, "active");
+    await openai(g).chat.completions.create(openaiBody);
+    const [first, second] = await received(g);
+    expect(toolNames(first)).toEqual(["fs_read", "fs_write"]);
+    expect(toolNames(second)).toEqual([]);
+    const ran = new Set((await hookLogs(g)).map((log) => log.revisionId));
+    expect(ran).toEqual(new Set([g.revisionId, revision.id]));
+  });
+
   it("the loop header targets the hook: scope main leaves the researcher loop's request alone", async () => {
     const g = await setup(hook("transform", { scope: "main" }));
     await openai(g).chat.completions.create(openaiBody);
@@ -530,6 +550,10 @@ describe("refusals before the provider", () => {
   });
 });
 
+/** A plugin whose chat.params sets the temperature to `t`. */
+const setsTemperature = (t: number) =>
+  `export default { "chat.params": (p: any) => ({ ...p, temperature: ${t} }) };`;
+
 /** Deploys `plugins/<name>.ts` through the files API (its chat.params tested with `{}`). */
 async function deployPlugin(g: Llm, name: string, source: string) {
   const f = await fileFixture(g.ws);
@@ -601,6 +625,19 @@ describe("plugins' chat.params on the proxy (after the request hook, before the 
       ["tune", "chat.params", "continue", "file:plugins/tune.ts"],
       ["u-lower", "chat.params", "continue", "file:plugins/u-lower.ts"],
     ]);
+  });
+
+  it("the isolate's plugin list follows deployments: a plugin deployed after a call runs on the next, and so does its new version", async () => {
+    const g = await setup(null);
+    await openai(g).chat.completions.create(openaiBody);
+    await deployPlugin(g, "tune", setsTemperature(0.25));
+    await openai(g).chat.completions.create(openaiBody);
+    await deployPlugin(g, "tune", setsTemperature(0.5));
+    await openai(g).chat.completions.create(openaiBody);
+    const temperatures = (await received(g)).map(
+      (request) => (request.body as { temperature?: number }).temperature,
+    );
+    expect(temperatures).toEqual([undefined, 0.25, 0.5]);
   });
 
   it("a throwing chat.params plugin is dropped and logged; the call still goes out", async () => {

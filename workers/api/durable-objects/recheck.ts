@@ -12,6 +12,15 @@ export type DispatchRecheck =
   | { ok: true; pointers: Pointers; catalog: number }
   | { ok: false; code: "revision_changed" | "key_revoked"; pointers: Pointers; catalog: number };
 
+/** What the LLM proxy needs from the object in one round trip per call. */
+export interface LlmCallView {
+  revoked: boolean;
+  /** The request hook file's pointers (null: no hook runs on this call). */
+  hook: Pointers | null;
+  /** The catalog version the isolate's plugin list is kept under. */
+  catalog: number;
+}
+
 /** What `tools/list` needs from the object in one round trip. */
 export interface DiscoveryView {
   revoked: boolean;

@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import type { DiscoveryView, DispatchRecheck } from "./recheck";
+import type { DiscoveryView, DispatchRecheck, LlmCallView } from "./recheck";
 import { emptyContentHash } from "../lifecycle/draft";
 import { draftEtag } from "../lifecycle/etag";
 import type { DeployChannel, Pointer, Pointers, SetPointerOutcome } from "../../../shared/lifecycle/pointers";
@@ -344,6 +344,18 @@ export class WorkspaceObject extends DurableObject<Env> {
     const next = this.catalogVersion() + 1;
     this.#state.setMeta("catalog_version", String(next));
     return next;
+  }
+
+  /**
+   * Revocation of `keyId` (null: a platform caller, never revoked), the
+   * pointers of the request hook's file target, and the catalog version.
+   */
+  llmCallView(keyId: string | null, hookTarget: string | null): LlmCallView {
+    return {
+      revoked: keyId !== null && this.#state.isRevoked(keyId),
+      hook: hookTarget === null ? null : this.#state.pointers(hookTarget),
+      catalog: this.catalogVersion(),
+    };
   }
 
   /** Revocation of `keyId` and every target's pointers, for `tools/list`. */

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { WorkspaceObject } from "../../../../workers/api/durable-objects/workspace";
 import { prepareDraft } from "../../../../workers/api/lifecycle/draft";
-import { toolTarget } from "../../../../shared/lifecycle/target";
+import { fileTarget, toolTarget } from "../../../../shared/lifecycle/target";
 import { deleteTargetVersions, recordResetEvent } from "../../../../workers/api/lifecycle/versions";
 import { LIMITS } from "../../../../shared/limits";
 import { createWorkspace, expectProblem, json } from "../../../helpers/api";
@@ -335,5 +335,30 @@ describe("WorkspaceObject: the dispatch recheck's reads", () => {
         shadow: null,
       });
     });
+  });
+});
+
+describe("WorkspaceObject: the LLM proxy's per-call view", () => {
+  it("answers revocation, the hook file's pointers and the catalog version as the separate reads do", async () => {
+    const stub = env.WORKSPACE.getByName(`ws_llm_${crypto.randomUUID()}`);
+    const hookTarget = fileTarget("lib/policy.ts");
+    expect(await stub.llmCallView("key_a", hookTarget)).toEqual({
+      revoked: false,
+      hook: { active: null, shadow: null },
+      catalog: 0,
+    });
+    await stub.setPointer(hookTarget, "active", "rev_1", 100, T0);
+    await stub.revokeKey("key_a");
+    const catalog = await stub.catalogChanged();
+    const view = await stub.llmCallView("key_a", hookTarget);
+    expect(view).toEqual({
+      revoked: await stub.isKeyRevoked("key_a"),
+      hook: await stub.getPointers(hookTarget),
+      catalog: await stub.catalogVersion(),
+    });
+    expect(view).toMatchObject({ revoked: true, hook: { active: { revisionId: "rev_1" } }, catalog });
+    // No key (a platform caller) is never revoked; no hook target reads no pointers.
+    expect(await stub.llmCallView(null, null)).toEqual({ revoked: false, hook: null, catalog });
+    expect(await stub.llmCallView("key_b", null)).toEqual({ revoked: false, hook: null, catalog });
   });
 });
