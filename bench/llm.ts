@@ -1,6 +1,6 @@
 // What request hooks and plugins add to a call (Node, tsx), through `wrangler dev` on loopback.
 //
-//   npx tsx bench/llm.ts [--requests N] [--warmup N] [--port P] [--pause-ms MS] [--split]
+//   npx tsx bench/llm.ts [--requests N] [--warmup N] [--port P] [--pause-ms MS] [--split] [--cpu]
 //
 // Starts both Workers, the demo upstream and the demo LLM provider with
 // scripts/dev-server.mjs and sets up two workspaces over the API, alike but
@@ -17,10 +17,14 @@
 // (L4) − (L0) and (M4) − (M0) are what the hooks add. `--split` adds two
 // workspaces and cases that tell the LLM path's two parts apart:
 //   (L1) the proxy with the request hook alone, (LP) with the four plugins alone.
+// `--cpu` then sends each case in blocks of sequential requests, the cases
+// taking turns, and reports the CPU all workerd processes used per request
+// (bench/cpu.ts): the median over a case's blocks (`--cpu-blocks`, default 6, of 100).
 import { readFileSync } from "node:fs";
 import { rpcMessage, withBenchServer, type DevServer } from "./dev-server";
 import { client, type Reply } from "./http-client";
 import { option } from "./options";
+import { cpuPerRequest } from "./cpu";
 import { runRounds, type BenchCase } from "./rounds";
 import { differenceInterval, ms, summarize } from "./stats";
 import { api, BENCH_RATE_LIMITS } from "./gateway-setup";
@@ -31,6 +35,8 @@ const warmup = Number(option("warmup", "100"));
 const port = Number(option("port", "8807"));
 const pauseMs = Number(option("pause-ms", "30"));
 const split = process.argv.includes("--split");
+const cpu = process.argv.includes("--cpu");
+const cpuBlocks = Number(option("cpu-blocks", "6"));
 
 /** A plugin's source file: the hooks bench:stages also times. */
 const plugin = (n: number) => `export default ${benchPluginHooks(n)};\n`;
@@ -232,11 +238,18 @@ async function run(server: DevServer): Promise<void> {
   console.log(
     `\n${requests} requests per case (+${warmup} warm-up), interleaved in shuffled rounds, ${pauseMs} ms pause before each\n`,
   );
-  console.log(`${"case".padEnd(36)} ${"p50 ms".padStart(8)} ${"p90 ms".padStart(8)} ${"p99 ms".padStart(8)}`);
+  const cpuMs = cpu
+    ? await cpuPerRequest(cases, { blocks: cpuBlocks, size: 100, pauseMs, settleMs: 500 })
+    : null;
+  const cpuHeader = cpuMs === null ? "" : ` ${"CPU ms/req".padStart(11)}`;
+  console.log(
+    `${"case".padEnd(36)} ${"p50 ms".padStart(8)} ${"p90 ms".padStart(8)} ${"p99 ms".padStart(8)}${cpuHeader}`,
+  );
   cases.forEach((c, i) => {
     const s = summarize(samples[i] ?? []);
+    const cpuCell = cpuMs === null ? "" : ` ${(cpuMs[i] ?? Number.NaN).toFixed(2).padStart(11)}`;
     console.log(
-      `${c.name.padEnd(36)} ${ms(s.p50).padStart(8)} ${ms(s.p90).padStart(8)} ${ms(s.p99).padStart(8)}`,
+      `${c.name.padEnd(36)} ${ms(s.p50).padStart(8)} ${ms(s.p90).padStart(8)} ${ms(s.p99).padStart(8)}${cpuCell}`,
     );
   });
   console.log("\nadded by the hooks (95% interval of the p50 difference, paired bootstrap over rounds)");
@@ -245,7 +258,7 @@ async function run(server: DevServer): Promise<void> {
     const b = summarize(samples[y] ?? []);
     const { low, high } = differenceInterval(samples[x] ?? [], samples[y] ?? [], 50);
     console.log(
-      `${label.padEnd(40)} p50 ${(a.p50 - b.p50).toFixed(2).padStart(6)} ms [${low.toFixed(2)} … ${high.toFixed(2)}]   p99 ${(a.p99 - b.p99).toFixed(2).padStart(6)} ms${index < 2 ? "   (target p50 ≤ 1 ms)" : ""}`,
+      `${label.padEnd(40)} p50 ${(a.p50 - b.p50).toFixed(2).padStart(6)} ms [${low.toFixed(2)} … ${high.toFixed(2)}]   p99 ${(a.p99 - b.p99).toFixed(2).padStart(6)} ms${cpuMs === null ? "" : `   CPU ${((cpuMs[x] ?? 0) - (cpuMs[y] ?? 0)).toFixed(2)} ms`}${index < 2 ? "   (target p50 ≤ 1 ms)" : ""}`,
     );
   }
 }

@@ -15,7 +15,7 @@
 // in each case, read from /proc around every phase (Linux only): the hooked
 // case's excess is what a hooked call costs in CPU, including anything left
 // to run after its response.
-import { readdirSync, readFileSync } from "node:fs";
+import { workerdCpuMs } from "./cpu";
 import { rpcMessage, withBenchServer, type DevServer } from "./dev-server";
 import { ADAPTER_SOURCE, setUpWorkspace } from "./gateway-setup";
 import { client, type Reply } from "./http-client";
@@ -51,33 +51,6 @@ const emptyTally = (): Tally => ({
   seconds: 0,
   cpuMs: 0,
 });
-
-// USER_HZ: the unit of utime/stime in /proc/<pid>/stat on every Linux build Node runs on.
-const CLOCK_TICKS_PER_SECOND = 100;
-
-/** User plus system CPU of every running workerd process, in ms (0 where /proc is absent). */
-function workerdCpuMs(): number {
-  let ticks = 0;
-  let pids: string[];
-  try {
-    pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
-  } catch {
-    return 0;
-  }
-  for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      // The command name is in parentheses and may hold spaces; fields follow its closing one.
-      const close = stat.lastIndexOf(")");
-      if (!stat.slice(0, close).endsWith("(workerd")) continue;
-      const fields = stat.slice(close + 2).split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // gone between listing and reading
-    }
-  }
-  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
-}
 
 async function phase(
   send: (connection: number, id: number) => Promise<Reply>,
