@@ -54,9 +54,13 @@ function collect(issue: z.core.$ZodIssue, base: readonly PropertyKey[], out: Req
 }
 
 /** Zod issues as problems; parse with `reportInput: true` so missing fields read "is required". */
-export function zodProblems(issues: readonly z.core.$ZodIssue[]): RequestProblem[] {
+export function zodProblems(
+  issues: readonly z.core.$ZodIssue[],
+  /** Where the parsed value sits in the request, when it is a part of it. */
+  base: readonly PropertyKey[] = [],
+): RequestProblem[] {
   const out: RequestProblem[] = [];
-  for (const issue of issues) collect(issue, [], out);
+  for (const issue of issues) collect(issue, base, out);
   return out;
 }
 

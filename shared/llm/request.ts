@@ -146,6 +146,22 @@ export function validateNeutralRequest(value: unknown): Result<NeutralRequest, R
   return problems.length > 0 ? err(problems) : ok(request);
 }
 
+/**
+ * `request`, already valid, with `options` in place of its own, checked as
+ * validateNeutralRequest would check the whole: only the options are parsed,
+ * since nothing else changed (the LLM path's plugins change only options).
+ */
+export function withValidOptions(
+  request: NeutralRequest,
+  options: unknown,
+): Result<NeutralRequest, RequestProblem[]> {
+  const parsed = optionsSchema.safeParse(options, { reportInput: true });
+  if (!parsed.success) return err(zodProblems(parsed.error.issues, ["options"]));
+  const next = { ...request, options: parsed.data };
+  const problems = paramProblems(next);
+  return problems.length > 0 ? err(problems) : ok(next);
+}
+
 function toolProblems({ tools }: NeutralRequest): RequestProblem[] {
   const firstAt = new Map<string, number>();
   const problems: RequestProblem[] = [];

@@ -21,7 +21,7 @@ import type { ModelOutputLimits, WorkspaceConfig } from "../config/schema";
 import { isJsonObject, type Json, type JsonObject } from "../json";
 import {
   RESERVED_PROVIDER_PARAMS,
-  validateNeutralRequest,
+  withValidOptions,
   type NeutralRequest,
   type Options,
 } from "../llm/request";
@@ -196,7 +196,8 @@ export async function runChatParams(env: PluginEnv, input: ChatParamsInput): Pro
     provider: input.provider,
     ...(input.config?.modelOutputLimits === undefined ? {} : { limits: input.config.modelOutputLimits }),
   });
-  const checked = validateNeutralRequest(next);
+  // applyChatParams changes only the options of a request already checked.
+  const checked = withValidOptions(input.request, next.options);
   if (!checked.ok) {
     // Every plugin's return was checked, so this is our own mapping's fault: fail open.
     console.error("chat.params produced an invalid request; sending the request without it", checked.error);

@@ -3,6 +3,7 @@ import type { Json } from "../../../shared/json";
 import {
   systemText,
   validateNeutralRequest,
+  withValidOptions,
   type Message,
   type NeutralRequest,
 } from "../../../shared/llm/request";
@@ -301,5 +302,33 @@ describe("systemText", () => {
     expect(systemText({ ...base, system: "S" })).toBe("S");
     expect(systemText({ ...base, options: { dynamicInstructions: "D" } })).toBe("D");
     expect(systemText({ ...base, system: "S", options: { dynamicInstructions: "D" } })).toBe("S\n\nD");
+  });
+});
+
+describe("withValidOptions: the options of a valid request, checked alone", () => {
+  it("agrees with validating the whole request, for valid and invalid options alike", () => {
+    const base = validateNeutralRequest(request([{ role: "user", content: "hi" }], { model: "m" }));
+    if (!base.ok) throw new Error("the base request is valid");
+    const cases: Json[] = [
+      {},
+      { maxTokens: 100, temperature: 0.5, topP: 1, thinkingBudget: 0, providerParams: { seed: 3 } },
+      { reasoning: { effort: "low" }, dynamicInstructions: "be brief" },
+      { maxTokens: 1.5 },
+      { temperature: -1 },
+      { topP: 2 },
+      { providerParams: { stream: true, model: "x" } },
+      { providerParams: "seed" },
+      { unknown: 1 },
+      "options",
+    ];
+    for (const options of cases) {
+      const whole = validateNeutralRequest({ ...base.value, options });
+      const alone = withValidOptions(base.value, options);
+      expect(alone, JSON.stringify(options)).toEqual(whole);
+    }
+    // Valid and invalid cases both occur, so the agreement covers each.
+    const outcomes = cases.map((options) => withValidOptions(base.value, options).ok);
+    expect(outcomes).toContain(true);
+    expect(outcomes).toContain(false);
   });
 });
