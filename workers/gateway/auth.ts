@@ -1,7 +1,8 @@
 // Who is calling the gateway. Keys are resolved from D1 and kept in the
 // isolate for a short time (a key's scopes and profile never change).
 // Revocation is always asked of the WorkspaceObject: in the per-call round
-// trip before an upstream dispatch, and before anything else runs on the other
+// trip before an upstream dispatch, in the LLM proxy's per-call round trip
+// before its hooks (`llmCallView`), and before anything else runs on the other
 // routes (`keyRevoked`), so the cache never outlives a revocation.
 import { keyProfile, DEFAULT_PROFILE } from "../../shared/access";
 import { bearerToken } from "../../shared/auth/keys";
