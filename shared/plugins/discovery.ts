@@ -91,20 +91,3 @@ export function orderPlugins<P extends { name: string }>(
     .toSorted((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return [...ordered, ...rest];
 }
-
-/**
- * `activePlugins` for the request paths, which fail open: when the list cannot
- * be read, the call goes on without plugins (and says so in the Worker log).
- */
-export async function activePluginsOrNone(
-  env: Pick<Env, "DB" | "CODE" | "WORKSPACE">,
-  workspaceUid: string,
-  config: WorkspaceConfig,
-): Promise<DeployedPlugin[]> {
-  try {
-    return await activePlugins(env, workspaceUid, config);
-  } catch (error) {
-    console.error("plugins could not be listed; running without them", String(error));
-    return [];
-  }
-}

@@ -2,7 +2,7 @@
 // isolate for a short time (a key's scopes and profile never change).
 // Revocation is always asked of the WorkspaceObject: in the per-call round
 // trip before an upstream dispatch, in the LLM proxy's per-call round trip
-// before its hooks (`llmCallView`), and before anything else runs on the other
+// before its hooks (`llmCallState`), and before anything else runs on the other
 // routes (`keyRevoked`), so the cache never outlives a revocation.
 import { keyProfile, DEFAULT_PROFILE } from "../../shared/access";
 import { bearerToken } from "../../shared/auth/keys";
@@ -12,9 +12,6 @@ import { workspaceExists } from "../../shared/auth/workspace-exists";
 import { boundedCache } from "../../shared/cache";
 import { KNOBS } from "../../shared/knobs";
 import type { Problem } from "../../shared/http/problem";
-import { parseHookSource, type PreLlmHookConfig } from "../../shared/config/pre-llm-hook";
-import type { Pointers } from "../../shared/lifecycle/pointers";
-import { fileTarget } from "../../shared/lifecycle/target";
 import type { Caller } from "./tool-call/call-types";
 import { workspaceCatalog, type WorkspaceCatalog } from "./caches/catalog-cache";
 
@@ -55,7 +52,8 @@ export function clearPrincipalCache(): void {
 /** A caller the gateway admitted, and whether it holds the platform key. */
 export type Admission = { ok: true; caller: Caller; platform: boolean } | { ok: false; problem: Problem };
 
-const REVOKED: Problem = {
+/** The answer to a key that is unknown or revoked (the same, so neither is told apart). */
+export const REVOKED: Problem = {
   code: "unauthorized",
   detail: "The API key is not valid or has been revoked.",
   headers: { "www-authenticate": 'Bearer realm="rayrun", error="invalid_token"' },
@@ -122,25 +120,6 @@ export async function keyRevoked(
   if (admitted.platform) return null;
   const revoked = await env.WORKSPACE.getByName(workspaceUid).isKeyRevoked(admitted.caller.keyId);
   return revoked ? REVOKED : null;
-}
-
-/**
- * The LLM proxy's one WorkspaceObject round trip per call, after the config
- * read that names the request hook (null: none runs): whether the key is
- * revoked, the hook file's pointers, and the catalog version.
- */
-export async function llmCallView(
-  env: Pick<Env, "WORKSPACE">,
-  workspaceUid: string,
-  admitted: { caller: Caller; platform: boolean },
-  hook: PreLlmHookConfig | null,
-): Promise<{ revoked: Problem | null; hook: Pointers | null; catalog: number }> {
-  const target = hook === null ? null : fileTarget(parseHookSource(hook.source).path);
-  const view = await env.WORKSPACE.getByName(workspaceUid).llmCallView(
-    admitted.platform ? null : admitted.caller.keyId,
-    target,
-  );
-  return { revoked: view.revoked ? REVOKED : null, hook: view.hook, catalog: view.catalog };
 }
 
 /**

@@ -17,16 +17,16 @@ import { anthropicToNeutral, neutralToAnthropic } from "../../shared/llm/anthrop
 import { forwardToProvider } from "../../shared/llm/forward";
 import { neutralToOpenai, openaiToNeutral } from "../../shared/llm/openai";
 import type { NeutralRequest, RequestProblem } from "../../shared/llm/request";
-import { applicableHook, runRequestHook } from "../../shared/llm/request-hook";
+import { llmCallState } from "../../shared/llm/call-view";
+import { runRequestHook } from "../../shared/llm/request-hook";
 import { requestHookRecords } from "../../shared/llm/request-hook-records";
 import { APPROVAL_HEADER, APPROVAL_ID, APPROVAL_ID_REFUSAL } from "../../shared/llm/host-approvals";
 import { turnErrorProblem } from "../../shared/llm/turn-error";
 import { runChatParams } from "../../shared/plugins/chat-params";
-import { callPlugins } from "../../shared/plugins/call-plugins";
 import { deferRuns } from "../../shared/logs/writer";
 import type { Result } from "../../shared/result";
 import type { Caller } from "./tool-call/call-types";
-import { authenticateCaller, llmCallView } from "./auth";
+import { authenticateCaller, REVOKED } from "./auth";
 import { RATE_WINDOW_SECONDS, rateLimitedDetail, withinRate } from "./rate-limit";
 
 /** Names the call in the answer and in the hook-run log, so a client can find its run. */
@@ -154,9 +154,13 @@ async function proxy(c: GatewayContext, provider: ProviderName): Promise<Respons
   // revocation (decided before any hook runs: a hook may call a model), the
   // hook's pointers, and the catalog version the plugin list is kept under.
   const config = await readWorkspaceConfig(c.env.DB, ws);
-  const hook = compaction === "true" ? null : applicableHook(config, loop);
-  const view = await llmCallView(c.env, ws, c.get("admitted"), hook);
-  if (view.revoked !== null) return answerProblem(view.revoked, requestId);
+  const admitted = c.get("admitted");
+  const state = await llmCallState(c.env, ws, config, {
+    loop,
+    keyId: admitted.platform ? null : admitted.caller.keyId,
+    bypass: compaction === "true",
+  });
+  if (state.revoked) return answerProblem(REVOKED, requestId);
   // Counted with the rate the config read above names, before any hook or provider work.
   const perMinute = config.rateLimits.llmPerMinute;
   if (!(await withinRate(c.env, "llm", perMinute, ws, c.get("admitted").caller.keyId))) {
@@ -184,12 +188,12 @@ async function proxy(c: GatewayContext, provider: ProviderName): Promise<Respons
         bypass: compaction === "true",
         config: Promise.resolve(config),
         signal,
-        ...(view.hook === null ? {} : { pointers: view.hook }),
+        ...(state.hookPointers === null ? {} : { pointers: state.hookPointers }),
         caller: { keyId: caller.keyId, actor: caller.actor, approvalId },
       },
       { env: c.env, workspaceUid: ws, requestId },
     ),
-    callPlugins(c.env, ws, view.catalog).then((set) => set.plugins),
+    state.plugins,
   ]);
   if (outcome.kind !== "skipped") {
     deferRuns(c.executionCtx, c.env, requestHookRecords(ws, loop, requestId, outcome), {

@@ -11,12 +11,12 @@ import { database } from "../../../shared/db/client";
 import { ProblemException } from "../../../shared/http/problem";
 import { relocate } from "../../../shared/llm/problems";
 import { NeutralRequestSchema, validateNeutralRequest } from "../../../shared/llm/request";
+import { llmCallState } from "../../../shared/llm/call-view";
 import { runRequestHook } from "../../../shared/llm/request-hook";
 import { requestHookRecords } from "../../../shared/llm/request-hook-records";
 import { APPROVAL_HEADER, APPROVAL_ID, APPROVAL_ID_REFUSAL } from "../../../shared/llm/host-approvals";
 import { turnErrorProblem } from "../../../shared/llm/turn-error";
 import { runChatParams } from "../../../shared/plugins/chat-params";
-import { activePluginsOrNone } from "../../../shared/plugins/discovery";
 import { deferRuns } from "../../../shared/logs";
 import { requireScope } from "../middleware/auth";
 import { jsonBody } from "../middleware/json-body";
@@ -71,14 +71,17 @@ export const llmRoutes = new Hono<ApiEnv>().post(
     const loop = body.loop ?? MAIN_LOOP;
     const requestId = crypto.randomUUID();
     c.header("x-rayrun-request-id", requestId);
-    // One config read serves the hook, the plugins and the records; the plugin list is read while the hook runs.
-    const configRead = readWorkspaceConfig(c.env.DB, ws);
     const principal = c.get("principal");
     const approvalId = c.req.header(APPROVAL_HEADER) ?? null;
     if (approvalId !== null && !APPROVAL_ID.test(approvalId)) {
       throw new ProblemException({ code: "invalid_request", detail: APPROVAL_ID_REFUSAL });
     }
-    const [outcome, config, plugins] = await Promise.all([
+    // One config read serves the hook, the plugins and the records; it names the
+    // hook's file, so one WorkspaceObject round trip gives its pointers and the
+    // plugin list's catalog version (the key was checked by the auth middleware).
+    const config = await readWorkspaceConfig(c.env.DB, ws);
+    const state = await llmCallState(c.env, ws, config, { loop, keyId: null, bypass: false });
+    const [outcome, plugins] = await Promise.all([
       runRequestHook(
         c.env,
         {
@@ -86,14 +89,14 @@ export const llmRoutes = new Hono<ApiEnv>().post(
           loop,
           request: checked.value,
           requestId,
-          config: configRead,
+          config: Promise.resolve(config),
           signal: c.req.raw.signal,
+          ...(state.hookPointers === null ? {} : { pointers: state.hookPointers }),
           caller: { keyId: principal.keyId, actor: principal.actor, approvalId },
         },
         { env: c.env, workspaceUid: ws, requestId },
       ),
-      configRead,
-      configRead.then((read) => activePluginsOrNone(c.env, ws, read)),
+      state.plugins,
     ]);
     const capture = { payloadCapture: true, detailPolicy: config.detailPolicy };
     if (outcome.kind !== "skipped") {

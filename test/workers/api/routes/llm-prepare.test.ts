@@ -276,6 +276,45 @@ describe("plugins' chat.params in prepare", () => {
   });
 });
 
+describe("prepare follows deployments between calls", () => {
+  it("a plugin deployed after a call runs on the next, as does a new version of the hook's file", async () => {
+    const f = await setup(hook("transform"));
+    const files = await fileFixture(f.ws);
+    const first = await json<Prepared>(await prepare(f, { request: REQUEST }), 200);
+    expect(first.request.options.temperature).toBe(0.2);
+
+    const path = "plugins/cool.ts";
+    const plugin = await saveFile(
+      files,
+      path,
+      `export default { "chat.params": (p: any) => ({ ...p, temperature: 0 }) };`,
+    );
+    expect(
+      (await testFile(files, path, { hook: "chat.params", input: {}, version: plugin.version })).ok,
+    ).toBe(true);
+    await deployFile(files, path, plugin.version, "active");
+    const policy = await saveFile(
+      files,
+      POLICY_PATH,
+      `export function transform({ request }) { return { ...request, tools: [] }; }`,
+    );
+    const input = { request: { messages: [], tools: [], options: {} }, loop: { name: "main" } };
+    const tested = await testFile(files, POLICY_PATH, {
+      export: "transform",
+      input,
+      version: policy.version,
+    });
+    expect(tested.ok, JSON.stringify(tested)).toBe(true);
+    const { revision } = await deployFile(files, POLICY_PATH, policy.version, "active");
+
+    const second = await json<Prepared>(await prepare(f, { request: REQUEST }), 200);
+    expect(second.request.options.temperature).toBe(0);
+    expect(second.request.tools).toEqual([]);
+    expect(second.hook.revisionId).toBe(revision.id);
+    expect(first.hook.revisionId).not.toBe(revision.id);
+  });
+});
+
 describe("approvals on host calls through prepare", () => {
   it("the repeat's header is documented in the OpenAPI document, and a malformed one is refused before the hook runs", async () => {
     const doc = await json<{
