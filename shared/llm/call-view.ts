@@ -14,8 +14,12 @@ export interface LlmCallState {
   revoked: boolean;
   /** The request hook file's pointers; null when no hook runs on this call. */
   hookPointers: Pointers | null;
-  /** The active plugins in order: the isolate's copy at the object's catalog version, or read. */
-  plugins: Promise<DeployedPlugin[]>;
+  /**
+   * The active plugins in order: the isolate's copy at the object's catalog
+   * version, or read. Asked for only once the call is admitted, so a refused
+   * call starts no read.
+   */
+  plugins: () => Promise<DeployedPlugin[]>;
 }
 
 /**
@@ -36,6 +40,6 @@ export async function llmCallState(
   return {
     revoked: view.revoked,
     hookPointers: view.hook,
-    plugins: callPlugins(env, workspaceUid, view.catalog).then((set) => set.plugins),
+    plugins: async () => (await callPlugins(env, workspaceUid, view.catalog)).plugins,
   };
 }

@@ -193,7 +193,7 @@ async function proxy(c: GatewayContext, provider: ProviderName): Promise<Respons
       },
       { env: c.env, workspaceUid: ws, requestId },
     ),
-    state.plugins,
+    state.plugins(),
   ]);
   if (outcome.kind !== "skipped") {
     deferRuns(c.executionCtx, c.env, requestHookRecords(ws, loop, requestId, outcome), {

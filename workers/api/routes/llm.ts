@@ -96,7 +96,7 @@ export const llmRoutes = new Hono<ApiEnv>().post(
         },
         { env: c.env, workspaceUid: ws, requestId },
       ),
-      state.plugins,
+      state.plugins(),
     ]);
     const capture = { payloadCapture: true, detailPolicy: config.detailPolicy };
     if (outcome.kind !== "skipped") {
