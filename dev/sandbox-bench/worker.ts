@@ -11,7 +11,9 @@
 //                               the gateway calls them) or as bare sandbox
 //                               invocations (V=sandbox), which tells the
 //                               runner's own cost from the sandbox's
+import { afterPayload, beforePayload } from "../../workers/gateway/plugins/execute-payloads";
 import { DEFAULT_CONFIG } from "../../shared/config/schema";
+import type { JsonObject } from "../../shared/json";
 import { exportPath } from "../../shared/files/exports";
 import { REQUEST_HOOK_EXTENSIONS } from "../../shared/llm/host-calls";
 import type { DeployedPlugin } from "../../shared/plugins/discovery";
@@ -56,9 +58,21 @@ const PLUGINS: DeployedPlugin[] = [1, 2, 3, 4].map((n) => ({
   hooks: ["chat.params", "tool.execute.before", "tool.execute.after"],
   code: moduleCode(`return { default: ${benchPluginHooks(n)} };`),
 }));
-const PAYLOAD_CONTEXT = { workspaceUid: "ws_bench", requestId: "req_bench", loop: "main" };
-const BEFORE = { toolID: "echo", args: { text: "hello" }, ctx: PAYLOAD_CONTEXT };
-const AFTER = { ...BEFORE, result: { title: "echo", output: "hello" } };
+/** The gateway's own payloads for a call of bench:llm's `echo`. */
+const CALL = {
+  workspaceUid: "ws_bench",
+  requestId: "req_bench",
+  calledAt: "2026-01-01T00:00:00.000Z",
+  loop: "main",
+};
+const ARGS = { text: "hello" };
+const BEFORE = beforePayload("echo", ARGS, CALL);
+const AFTER = afterPayload(
+  "echo",
+  ARGS,
+  { title: "echo", output: "hello", metadata: { isError: false } },
+  CALL,
+);
 /** The runner reads nothing from its bindings unless a hook calls `rayrun.*`, which these never do. */
 const NO_BINDINGS = {} as PluginEnv;
 
@@ -68,8 +82,8 @@ async function pluginsThroughRunner(): Promise<void> {
     ["tool.execute.after", AFTER],
   ] as const) {
     const ran = await runPluginHook(NO_BINDINGS, {
-      workspaceUid: PAYLOAD_CONTEXT.workspaceUid,
-      requestId: PAYLOAD_CONTEXT.requestId,
+      workspaceUid: CALL.workspaceUid,
+      requestId: CALL.requestId,
       hook,
       value,
       plugins: PLUGINS,
@@ -84,7 +98,7 @@ async function pluginsInSandbox(): Promise<void> {
   for (const [hook, value] of [
     ["tool.execute.before", BEFORE],
     ["tool.execute.after", AFTER],
-  ] as [PipelineHook, typeof AFTER][]) {
+  ] as [PipelineHook, JsonObject][]) {
     for (const plugin of PLUGINS) {
       const report = await runModuleExport({
         code: plugin.code,

@@ -7,7 +7,7 @@ import { getRevision, revisionExports } from "./revisions";
 import { boundedCache } from "../cache";
 import type { JsonObject } from "../json";
 import { KNOBS } from "../knobs";
-import type { DeployChannel, Pointers } from "../lifecycle/pointers";
+import type { DeployChannel, Pointer, Pointers } from "../lifecycle/pointers";
 import { fileTarget } from "../lifecycle/target";
 import { parseFilePath, type FileKind } from "../files/paths";
 
@@ -75,7 +75,7 @@ export async function loadDeployedFile(
 ): Promise<DeployedFile | null> {
   if (!parseFilePath(path).ok) return null;
   const pointers = await env.WORKSPACE.getByName(workspaceUid).getPointers(fileTarget(path));
-  return loadPointedFile(env, workspaceUid, path, pointers, channel);
+  return pointedRevision(env, workspaceUid, path, pointers[channel]);
 }
 
 /** `loadDeployedFile` with the file's pointers already read from the WorkspaceObject (in a round trip of the caller's). */
@@ -87,9 +87,16 @@ export async function loadPointedFile(
   channel: DeployChannel = "active",
 ): Promise<DeployedFile | null> {
   if (!parseFilePath(path).ok) return null;
-  const pointer = pointers[channel];
-  return pointer === null ? null : loadFileRevision(env, workspaceUid, path, pointer.revisionId);
+  return pointedRevision(env, workspaceUid, path, pointers[channel]);
 }
+
+const pointedRevision = (
+  env: { DB: D1Database; CODE: R2Bucket },
+  workspaceUid: string,
+  path: string,
+  pointer: Pointer | null,
+): Promise<DeployedFile | null> =>
+  pointer === null ? Promise.resolve(null) : loadFileRevision(env, workspaceUid, path, pointer.revisionId);
 
 /** For tests: forget every cached revision. */
 export function clearFileRevisionCache(): void {

@@ -154,16 +154,16 @@ async function proxy(c: GatewayContext, provider: ProviderName): Promise<Respons
   // revocation (decided before any hook runs: a hook may call a model), the
   // hook's pointers, and the catalog version the plugin list is kept under.
   const config = await readWorkspaceConfig(c.env.DB, ws);
-  const admitted = c.get("admitted");
+  const { caller, platform } = c.get("admitted");
   const state = await llmCallState(c.env, ws, config, {
     loop,
-    keyId: admitted.platform ? null : admitted.caller.keyId,
+    keyId: platform ? null : caller.keyId,
     bypass: compaction === "true",
   });
   if (state.revoked) return answerProblem(REVOKED, requestId);
   // Counted with the rate the config read above names, before any hook or provider work.
   const perMinute = config.rateLimits.llmPerMinute;
-  if (!(await withinRate(c.env, "llm", perMinute, ws, c.get("admitted").caller.keyId))) {
+  if (!(await withinRate(c.env, "llm", perMinute, ws, caller.keyId))) {
     return llmProblem(
       "rate_limited",
       rateLimitedDetail(perMinute),
@@ -174,7 +174,6 @@ async function proxy(c: GatewayContext, provider: ProviderName): Promise<Respons
       },
     );
   }
-  const { caller } = c.get("admitted");
   // The client's disconnect aborts this signal: the hook stops and nothing is forwarded.
   const signal = c.req.raw.signal;
   const [outcome, plugins] = await Promise.all([
