@@ -1,6 +1,6 @@
 // Tool-adapter stages in workerd (Node driver, tsx), through `wrangler dev` on
 // loopback with the dev-only Worker in dev/sandbox-bench:
-//   npx tsx bench/stages.ts [--rounds N] [--pause-ms MS] [--port P]
+//   npx tsx bench/stages.ts [--rounds N] [--pause-ms MS] [--port P] [--cpu] [--cpu-blocks N]
 //
 // Each round, in a shuffled order, every case is sent once after a pause (30
 // ms by default, as the gateway bench's): an empty request (the baseline), then for each adapter and stage
@@ -17,8 +17,16 @@
 // what the stages themselves cost in workerd; a sandbox change is measured
 // by running it on both commits, alternately. Each request through wrangler's
 // proxy still varies by about a millisecond, so the intervals stay wide.
+// `--cpu` then sends the empty request and requests of one and of 32 stages of
+// the ~2 KB adapter in blocks of 200 back-to-back requests, the cases taking
+// turns block by block, and reads the CPU all workerd processes used per
+// request (bench/cpu.ts: the median over a case's blocks, `--cpu-blocks`,
+// default 10): a stage's CPU in workerd, the first of a request (one − empty,
+// within the noise of a whole request) and each further one ((32 − one) / 31,
+// which the 31 stages make exact enough to read). A hooked tool call runs two.
 import { spawn } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
+import { cpuPerRequest } from "./cpu";
 import { client } from "./http-client";
 import { option } from "./options";
 import { differenceInterval, ms, shuffled, summarize } from "./stats";
@@ -26,6 +34,8 @@ import { differenceInterval, ms, shuffled, summarize } from "./stats";
 const rounds = Number(option("rounds", "300"));
 const pauseMs = Number(option("pause-ms", "30"));
 const port = Number(option("port", "8895"));
+const cpu = process.argv.includes("--cpu");
+const cpuBlocks = Number(option("cpu-blocks", "10"));
 const WARM_UP = 30;
 
 const CODES = ["trivial", "2kb"] as const;
@@ -68,6 +78,7 @@ async function main(): Promise<void> {
       await sleep(250);
     }
     await run(send);
+    if (cpu) await runCpu(send);
   } finally {
     stop();
   }
@@ -134,6 +145,38 @@ async function run(send: ReturnType<typeof client>): Promise<void> {
     const added = summarize(of(name)).p50 - summarize(of(baseline)).p50;
     console.log(
       `${label.padEnd(36)} ${ms(added).padStart(8)} ${`${ms(interval.low)} … ${ms(interval.high)}`.padStart(16)}`,
+    );
+  }
+}
+
+/** CPU per stage in workerd, from blocks of back-to-back requests (`--cpu`). */
+async function runCpu(send: ReturnType<typeof client>): Promise<void> {
+  const paths = [
+    "/",
+    ...STAGES.flatMap((stage) => [1, 32].map((n) => `/stages?code=2kb&stage=${stage}&n=${n}`)),
+  ];
+  const cases = paths.map((path) => ({
+    name: path,
+    send: () => send("GET", path),
+    check: (reply: { status: number; body: string }) => {
+      if (reply.status !== 200) throw new Error(`${path}: HTTP ${reply.status} ${reply.body}`);
+    },
+  }));
+  const perRequest = await cpuPerRequest(cases, { blocks: cpuBlocks, size: 200, pauseMs: 0, settleMs: 300 });
+  const of = (path: string) => perRequest[paths.indexOf(path)] ?? Number.NaN;
+  const empty = of("/");
+  console.log(
+    `\nworkerd CPU per request, blocks of 200 back-to-back requests (median of ${cpuBlocks} blocks per case)`,
+  );
+  console.log(`empty request ${empty.toFixed(2)} ms`);
+  console.log(
+    `${"~2 KB adapter, stage".padEnd(22)} ${"first stage".padStart(12)} ${"each further".padStart(13)}`,
+  );
+  for (const stage of STAGES) {
+    const one = of(`/stages?code=2kb&stage=${stage}&n=1`);
+    const many = of(`/stages?code=2kb&stage=${stage}&n=32`);
+    console.log(
+      `${stage.padEnd(22)} ${(one - empty).toFixed(2).padStart(12)} ${((many - one) / 31).toFixed(3).padStart(13)}`,
     );
   }
 }

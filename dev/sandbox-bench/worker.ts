@@ -48,7 +48,7 @@ const input = {
     ],
   },
 };
-const MAX_STAGES = 4;
+const MAX_STAGES = 32;
 
 /** bench:llm's plugins, compiled. */
 const PLUGINS: DeployedPlugin[] = [1, 2, 3, 4].map((n) => ({
