@@ -1,6 +1,6 @@
 // Gateway latency bench (Node, tsx), through `wrangler dev` on loopback.
 //
-//   npx tsx bench/gateway.ts [--requests N] [--warmup N] [--port P] [--pause-ms MS] [--keep-state] [--diag]
+//   npx tsx bench/gateway.ts [--requests N] [--warmup N] [--port P] [--pause-ms MS] [--keep-state] [--diag] [--cpu] [--cpu-blocks N]
 //
 // Starts both Workers and the demo upstream (official-SDK MCP server) with
 // scripts/dev-server.mjs, sets up a workspace with the same upstream tool
@@ -31,6 +31,11 @@
 // For the targets' differences it also prints a 95% interval, bootstrapped
 // over rounds (every case is measured once per round), since p99s of this
 // noisy machine move by milliseconds from run to run.
+// `--cpu` then sends (b) and (c) in blocks of 100 sequential requests (the same
+// pause before each), the two taking turns block by block, and prints the CPU
+// all workerd processes used per request (bench/cpu.ts: the median over a
+// case's blocks, `--cpu-blocks`, default 10): (c) − (b) is a hooked call's CPU,
+// its run records and image write-backs included.
 // `wrangler dev` itself adds a few ms per request (a no-op Worker took 3.56 ms
 // at p50 against 0.36 ms for a no-op Node server here), which is why (0) exists.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -44,6 +49,7 @@ import {
   type BenchService,
 } from "./gateway-setup";
 import { rpcMessage, startDevServer } from "./dev-server";
+import { cpuPerRequest } from "./cpu";
 import { client, type Reply } from "./http-client";
 import { option } from "./options";
 import { runRounds } from "./rounds";
@@ -54,6 +60,8 @@ const warmup = Number(option("warmup", "150"));
 const port = Number(option("port", "8797"));
 const keepState = process.argv.includes("--keep-state");
 const pauseMs = Number(option("pause-ms", "30"));
+const cpu = process.argv.includes("--cpu");
+const cpuBlocks = Number(option("cpu-blocks", "10"));
 /**
  * Adds diagnostic cases: MCP `ping` (auth + SDK, no D1), `tools/list` (auth +
  * D1 catalog read), and the same tool with the cheapest adapters (one stage,
@@ -307,6 +315,23 @@ async function run(url: string, upstreamUrl: string, bootstrap: string): Promise
     delta("(c1) − (b) running one stage", one, b);
     delta("(c2) − (c1) a second stage", two, one);
     delta("(c) − (c2) 2 KB adapter code", hooked, two);
+  }
+  if (cpu) {
+    const measured = [cases[plainIndex], cases[hookIndex]].filter((c) => c !== undefined);
+    const [plainCpu = Number.NaN, hookedCpu = Number.NaN] = await cpuPerRequest(measured, {
+      blocks: cpuBlocks,
+      size: 100,
+      pauseMs,
+      settleMs: 500,
+    });
+    console.log(
+      `\nworkerd CPU per request, blocks of 100 sequential requests (median of ${cpuBlocks} blocks per case)`,
+    );
+    console.log(`(b) gateway, no hook          ${plainCpu.toFixed(2).padStart(6)} ms`);
+    console.log(`(c) gateway, 2 KB adapter     ${hookedCpu.toFixed(2).padStart(6)} ms`);
+    console.log(
+      `(c) − (b) hooked call's CPU   ${(hookedCpu - plainCpu).toFixed(2).padStart(6)} ms   (target ≤ 0.5 ms)`,
+    );
   }
 }
 
