@@ -27,7 +27,7 @@
 import { spawn } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import { cpuPerRequest } from "./cpu";
-import { client } from "./http-client";
+import { client, type Reply } from "./http-client";
 import { option } from "./options";
 import { differenceInterval, ms, shuffled, summarize } from "./stats";
 
@@ -40,6 +40,10 @@ const WARM_UP = 30;
 
 const CODES = ["trivial", "2kb"] as const;
 const STAGES = ["before", "after"] as const;
+
+/** The dev Worker's route running `n` stages of one adapter back to back. */
+const stagesPath = (code: (typeof CODES)[number], stage: (typeof STAGES)[number], n: number): string =>
+  `/stages?code=${code}&stage=${stage}&n=${n}`;
 
 async function main(): Promise<void> {
   const server = spawn(
@@ -93,7 +97,7 @@ async function run(send: ReturnType<typeof client>): Promise<void> {
         cases.push({
           name: `${code} ${stage} ×${n}`,
           code,
-          path: `/stages?code=${code}&stage=${stage}&n=${n}`,
+          path: stagesPath(code, stage, n),
         });
   cases.push(
     { name: "plugins sandbox", path: "/plugins?via=sandbox" },
@@ -151,14 +155,11 @@ async function run(send: ReturnType<typeof client>): Promise<void> {
 
 /** CPU per stage in workerd, from blocks of back-to-back requests (`--cpu`). */
 async function runCpu(send: ReturnType<typeof client>): Promise<void> {
-  const paths = [
-    "/",
-    ...STAGES.flatMap((stage) => [1, 32].map((n) => `/stages?code=2kb&stage=${stage}&n=${n}`)),
-  ];
+  const paths = ["/", ...STAGES.flatMap((stage) => [1, 32].map((n) => stagesPath("2kb", stage, n)))];
   const cases = paths.map((path) => ({
     name: path,
     send: () => send("GET", path),
-    check: (reply: { status: number; body: string }) => {
+    check: (reply: Reply) => {
       if (reply.status !== 200) throw new Error(`${path}: HTTP ${reply.status} ${reply.body}`);
     },
   }));
@@ -173,8 +174,8 @@ async function runCpu(send: ReturnType<typeof client>): Promise<void> {
     `${"~2 KB adapter, stage".padEnd(22)} ${"first stage".padStart(12)} ${"each further".padStart(13)}`,
   );
   for (const stage of STAGES) {
-    const one = of(`/stages?code=2kb&stage=${stage}&n=1`);
-    const many = of(`/stages?code=2kb&stage=${stage}&n=32`);
+    const one = of(stagesPath("2kb", stage, 1));
+    const many = of(stagesPath("2kb", stage, 32));
     console.log(
       `${stage.padEnd(22)} ${(one - empty).toFixed(2).padStart(12)} ${((many - one) / 31).toFixed(3).padStart(13)}`,
     );
