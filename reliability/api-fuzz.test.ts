@@ -162,7 +162,9 @@ const INVALID_JSON = [
   "nul",
   '{"a":}',
   "\u0000",
-  "\uFEFF{}",
+  // A byte order mark before valid JSON is read as that JSON (RFC 8259 lets parsers ignore it): only
+  // a mark before malformed JSON is invalid. Listing "\uFEFF{}" here let a refused write store `{}`.
+  "\uFEFF{",
   "{}{}",
   "[]]",
   '{"a":1,}',
@@ -175,7 +177,7 @@ const invalidJson: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom(...INVALID_JSON),
   fc.string({ minLength: 1, maxLength: 60 }).filter((text) => {
     try {
-      JSON.parse(text);
+      JSON.parse(text.replace(/^\uFEFF/, ""));
       return false;
     } catch {
       return true;

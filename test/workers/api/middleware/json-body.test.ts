@@ -64,6 +64,16 @@ describe("jsonBody", () => {
     }
   });
 
+  it("a byte order mark before the JSON is ignored, as the JSON RFC lets parsers do; before anything else it is still malformed", async () => {
+    // Request.text() decodes UTF-8 without the BOM, so every JSON route reads the text after it.
+    const res = await post("/things", '\uFEFF{"name":"a"}');
+    expect(await res.json()).toEqual({ got: { name: "a" } });
+    await expectProblem(await post("/things", "\uFEFF{"), 400, "invalid_json");
+    await expectProblem(await post("/action", '\uFEFF{"force":1'), 400, "invalid_json");
+    const action = await post("/action", '\uFEFF{"force":true}');
+    expect(await action.json()).toEqual({ got: { force: true } });
+  });
+
   it("a body of the wrong shape is a 400 invalid_request naming each field as a JSON pointer", async () => {
     const body = await expectProblem(
       await post("/things", JSON.stringify({ name: "", items: [{ id: 1 }], extra: true })),
