@@ -162,8 +162,8 @@ const INVALID_JSON = [
   "nul",
   '{"a":}',
   "\u0000",
-  // A byte order mark before valid JSON is read as that JSON (RFC 8259 lets parsers ignore it): only
-  // a mark before malformed JSON is invalid. Listing "\uFEFF{}" here let a refused write store `{}`.
+  // Every route reads a byte order mark before valid JSON as that JSON (RFC 8259 lets parsers ignore
+  // it), so only a mark before malformed JSON is invalid.
   "\uFEFF{",
   "{}{}",
   "[]]",

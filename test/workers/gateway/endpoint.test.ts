@@ -127,6 +127,14 @@ describe("protocol", () => {
     expect(await res.text()).toContain('"serverInfo"');
   });
 
+  it("a byte order mark before the JSON-RPC message is ignored, as on the API", async () => {
+    const g = await setup();
+    const res = await rawMcp(g, `\uFEFF${JSON.stringify(initialize)}`, {
+      headers: { accept: "application/json" },
+    });
+    expect(await res.json()).toMatchObject({ id: 1, result: { serverInfo: { name: "rayrun-gateway" } } });
+  });
+
   it("malformed JSON-RPC is a JSON-RPC error", async () => {
     const g = await setup();
     const res = await rawMcp(g, "{not json");

@@ -217,6 +217,13 @@ describe("the OpenAI-compatible endpoint", () => {
     expect(await hookLogs(g)).toEqual([]);
   });
 
+  it("a byte order mark before the JSON body is ignored, as on the API", async () => {
+    const g = await setup(null);
+    const res = await post(g, "openai", `\uFEFF${JSON.stringify(openaiBody)}`);
+    expect(res.status).toBe(200);
+    expect((await received(g))[0]?.body).toEqual(openaiBody);
+  });
+
   it("no pre_llm_hook: the request goes as the client sent it", async () => {
     const g = await setup(null);
     await openai(g).chat.completions.create(openaiBody);
