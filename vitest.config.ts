@@ -5,6 +5,10 @@ import { defineConfig } from "vitest/config";
 import type { VitestPluginContext } from "vitest/node";
 import { createProvider } from "./dev/provider/server.ts";
 import { createUpstreams } from "./dev/upstream/server.ts";
+import { ensureMeteredWasm } from "./scripts/meter-wasm.mjs";
+
+// The sandbox's metered wasm, which the Workers import (`npm ci` writes it; this covers --ignore-scripts).
+ensureMeteredWasm();
 
 // Upstream MCP servers for tests: a real official-SDK server, run on the Node
 // side and reached through miniflare's outbound service at http://upstream.test/<id>/mcp.

@@ -1,11 +1,6 @@
-// Loads the QuickJS wasm from node_modules for Node-side tools (the bench):
-// Workers import it pre-compiled instead (shared/sandbox/wasm-workerd.ts).
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+// The QuickJS engine for Node-side tools (the bench): the metered wasm the
+// Workers import pre-compiled (shared/sandbox/wasm-workerd.ts), compiled here.
 import { createEngineProvider } from "../shared/sandbox/engine";
+import { meteredWasm } from "./wasm";
 
-const require = createRequire(import.meta.url);
-
-export const nodeEngines = createEngineProvider(() =>
-  WebAssembly.compile(readFileSync(require.resolve("@jitl/quickjs-wasmfile-release-sync/wasm"))),
-);
+export const nodeEngines = createEngineProvider(meteredWasm);

@@ -1,7 +1,7 @@
 // Sandbox bench (Node): the same sandbox code the Workers run, with the wasm
 // loaded from node_modules.
 //
-//   npx tsx --import ./bench/raw-import.mjs bench/sandbox.ts [--only calls|hostile|memory|park|fuel|cold] [--calls N] [--runs N] [--filter text]
+//   npx tsx --import ./bench/raw-import.mjs bench/sandbox.ts [--only calls|hostile|memory|park|fuel|meter|cold] [--calls N] [--runs N] [--filter text]
 //
 //  calls    per-call cost on the critical path, interleaved call by call: a
 //           stage restored from its code's memory image against the same stage
@@ -12,6 +12,8 @@
 //  memory   the bytes an isolate holds for images at 1, 32 and 256 codes;
 //  park     what awaiting a host call costs a hook (its state set aside and
 //           written back) against the same hook awaiting nothing;
+//  meter    the same stages on the metered wasm (what runs) and on the
+//           package's own build, interleaved: what the native loop meter costs;
 //  cold     the first call after a 30 ms sleep against one right after it: the
 //           ~2 KB adapter's stage, its image's write-back alone, and bare
 //           QuickJS work in an instance of its own (no project code: an
@@ -22,10 +24,8 @@
 // Node's clock advances during CPU work (unlike a deployed Worker's), so these
 // are CPU times of the sandbox itself on this machine.
 import releaseSync from "@jitl/quickjs-wasmfile-release-sync";
-import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { newQuickJSWASMModuleFromVariant } from "quickjs-emscripten-core";
-import { createRequire } from "node:module";
 import { LIMITS } from "../shared/limits";
 import type { Json } from "../shared/json";
 import { createAdapterSandbox } from "../shared/sandbox/adapter";
@@ -43,11 +43,10 @@ import {
 } from "../test/shared/sandbox/code";
 import { HOSTILE_CASES, hostileSource } from "../test/shared/sandbox/hostile-cases";
 import { option } from "./options";
+import { meteredWasm, plainWasm } from "./wasm";
 import { ms, shuffled, summarize } from "./stats";
 
-const require = createRequire(import.meta.url);
-const wasm = () =>
-  WebAssembly.compile(readFileSync(require.resolve("@jitl/quickjs-wasmfile-release-sync/wasm")));
+const wasm = meteredWasm;
 
 const only = option("only", "");
 const callsPerRow = Number(option("calls", "2000"));
@@ -305,6 +304,31 @@ const jsLoop = () => {
   return Promise.resolve(x);
 };
 
+async function meter(): Promise<void> {
+  const builds = { metered: imaged, plain: createAdapterSandbox(createEngineProvider(plainWasm)) };
+  console.log(
+    `the native loop meter: each ~2 KB stage on both builds, ${callsPerRow} rounds in a shuffled order (ms)`,
+  );
+  for (const { name, code, stage, input } of STAGES.filter((s) => s.name.startsWith("~2 KB"))) {
+    const samples = { metered: [] as number[], plain: [] as number[] };
+    for (let i = 0; i < callsPerRow + 100; i++) {
+      for (const build of shuffled(["metered", "plain"] as const)) {
+        const { ms: elapsed, value } = await timed(() =>
+          builds[build].runAdapterStage(request(code, stage, input(i), i)),
+        );
+        if (!value.outcome.ok) throw new Error(`${name} ${build}: ${JSON.stringify(value.outcome.error)}`);
+        if (i >= 100) samples[build].push(elapsed);
+      }
+    }
+    row(`${name}, package build`, samples.plain);
+    row(`${name}, metered build`, samples.metered);
+    console.log(
+      `${"".padEnd(34)} ratio of p50s (metered / package): ${(summarize(samples.metered).p50 / summarize(samples.plain).p50).toFixed(3)}`,
+    );
+  }
+  console.log("");
+}
+
 async function cold(): Promise<void> {
   const engine = await images.get();
   const host = engine.images;
@@ -396,6 +420,7 @@ async function main(): Promise<void> {
     hostile,
     memory,
     park,
+    meter,
     cold,
   };
   for (const [name, section] of Object.entries(sections)) if (only === "" || only === name) await section();

@@ -12,6 +12,7 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { ensureMeteredWasm } from "./meter-wasm.mjs";
 
 export const WORKERS = [
   {
@@ -88,6 +89,8 @@ function main() {
     console.error(`deploy: ${plan.error}`);
     process.exit(2);
   }
+  // Both Workers bundle the sandbox's metered wasm (`npm ci` writes it; this covers --ignore-scripts).
+  ensureMeteredWasm();
   const env = { ...process.env, WRANGLER_SEND_METRICS: process.env.WRANGLER_SEND_METRICS ?? "false" };
   const total = plan.steps.length;
   for (const [index, step] of plan.steps.entries()) {

@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { ensureMeteredWasm } from "./meter-wasm.mjs";
 
 // Without CLOUDFLARE_CF_FETCH_ENABLED=false every miniflare instance downloads the `Request.cf`
 // object from workers.cloudflare.com at start and, offline, prints a stack trace; its built-in
@@ -196,6 +197,8 @@ export async function startDevServer({
   const taken = [];
   for (const p of ports) if (!(await isPortFree(p.port))) taken.push(p);
   if (taken.length > 0) throw new PortInUseError(taken);
+  // Both Workers import the sandbox's metered wasm; `npm ci` writes it, unless run with --ignore-scripts.
+  ensureMeteredWasm();
 
   const env = observability
     ? wranglerEnv

@@ -92,6 +92,13 @@ export const LIMITS = {
 
   /** Deterministic time budget of one hook invocation, in fuel units. */
   fuelPerInvocation: 1_000_000,
+  /**
+   * Loop turns of the engine's own (native) code one phase of an invocation
+   * may run. Fuel charges native turns as it polls; this hard stop is for a
+   * single built-in that runs that long before the next poll. A hook within
+   * its fuel uses at most a quarter of it.
+   */
+  nativeLoopTurns: 1_000_000_000,
   /** Hard cap of the QuickJS module's linear memory, shared by every call in an isolate. */
   sandboxMemoryBytes: 32 * MiB,
   /**

@@ -19,6 +19,7 @@ import { FUEL, FuelMeter, type HeapGauge } from "./fuel";
 import { LogCollector } from "./logs";
 import { randomState } from "./seed";
 import type { HostBinding, Vm } from "./vm";
+import { nativeTurnsSpent, releaseNativeTurns, restoreNativeTurns, saveNativeTurns } from "./native-meter";
 
 /** An async capability the host lends to a hook (request hooks, plugins). */
 export type HostCall = (input: Json) => Promise<Json>;
@@ -389,6 +390,8 @@ export class Call implements HostBinding {
       }
       // Only the host's own capabilities can still settle it; wait for one.
       if (this.pending.size > 0) {
+        // Calls that run while this one waits arm the native meter for themselves.
+        const turns = saveNativeTurns(this.engine);
         try {
           this.residency.park(this);
         } catch (error) {
@@ -402,6 +405,7 @@ export class Call implements HostBinding {
         await Promise.race(waits);
         if (this.abortedNow()) throw cancelled();
         await this.residency.resume(this);
+        restoreNativeTurns(this.engine, turns);
         this.applySettled();
         continue;
       }
@@ -461,8 +465,11 @@ export class Call implements HostBinding {
       // No sandbox code ran in this phase, so nothing was leased in it either.
       this.pendingPhase = null;
       this.meter.finish();
+      releaseNativeTurns(this.engine);
     } else {
       this.meter.finish();
+      // The phase's loop turns end with it; what follows is the host's work.
+      releaseNativeTurns(this.engine);
       try {
         // Log entries first (text), then the unspent lease (a number): at most two crossings.
         for (;;) {
@@ -478,8 +485,16 @@ export class Call implements HostBinding {
         if (!(error instanceof SandboxFailure)) throw error;
       }
     }
-    // An exhausted hook used the whole budget, whatever it had leased but not spent.
-    return this.meter.exhausted ? Math.max(this.meter.used, this.budget) : this.meter.used;
+    return this.fuelSpent();
+  }
+
+  /**
+   * Fuel the phase used. An exhausted hook used the whole budget, whatever it
+   * had leased but not spent; so did one the native meter stopped.
+   */
+  fuelSpent(): number {
+    const whole = this.meter.exhausted || nativeTurnsSpent(this.engine);
+    return whole ? Math.max(this.meter.used, this.budget) : this.meter.used;
   }
 
   /** The call is over: host results that arrive later are dropped. */

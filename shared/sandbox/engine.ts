@@ -14,6 +14,7 @@ import { probeHeapLayout, type HeapLayout } from "./heap-layout";
 import { Images } from "./images";
 import type { EmscriptenHeap, Instance } from "./instance";
 import { probeLayout } from "./layout";
+import { meterOf, startNativeMeter } from "./native-meter";
 
 const PAGE = 65_536;
 
@@ -26,6 +27,7 @@ export type WasmSource = () => WebAssembly.Module | Promise<WebAssembly.Module>;
 
 let warnedLayout = false;
 let warnedImages = false;
+let warnedMeter = false;
 
 function emscriptenHeap(module: QuickJSWASMModule): EmscriptenHeap | null {
   const heap = (module as unknown as { module?: Partial<EmscriptenHeap> }).module;
@@ -38,6 +40,13 @@ async function createEngine(source: WasmSource, maxBytes: number, options: Engin
   const wasmModule = await source();
   const initialPages = Math.min(256, maxBytes / PAGE);
   const memory = new WebAssembly.Memory({ initial: initialPages, maximum: maxBytes / PAGE });
+  const meter = meterOf(wasmModule, options.nativeLoopTurns);
+  // The glue's start-up runs metered loops before any call sets a budget.
+  startNativeMeter({ meter, memory });
+  if (meter === null && !warnedMeter) {
+    warnedMeter = true;
+    console.warn("sandbox: the QuickJS wasm has no loop meter; built-ins' native work is not bounded");
+  }
   const module = await newQuickJSWASMModuleFromVariant(
     newVariant(releaseSync, { wasmModule, wasmMemory: memory }),
   );
@@ -63,6 +72,7 @@ async function createEngine(source: WasmSource, maxBytes: number, options: Engin
     memory,
     maxBytes,
     layout,
+    meter,
     heap: heap ?? { _malloc: () => 0, _free: () => undefined },
     images: null,
     retired: false,
@@ -94,6 +104,8 @@ export interface EngineOptions {
   images?: boolean;
   /** Bytes of code images kept (default LIMITS.sandboxImageBytes; tests set less). */
   imageBytes?: number;
+  /** Loop turns of native code per phase (default LIMITS.nativeLoopTurns; tests set less). */
+  nativeLoopTurns?: number;
   /** Clock for how long failures are remembered (tests move it). */
   now?: () => number;
 }

@@ -3,7 +3,11 @@
 //  - interpreter steps, via QuickJS's interrupt poll (the counter is shortened
 //    so polls come every FUEL.pollInterval steps and the count is exact),
 //  - regex backtracking polls, told apart because they leave the counter alone,
-//  - size-proportional built-ins, charged by the prelude through `lease`.
+//  - size-proportional built-ins, charged by the prelude through `lease`,
+//  - loop turns of the engine's native code (native-meter.ts), charged at
+//    every poll; the native meter forces a poll after a quantum of turns, so
+//    a step whose built-in walks a value the heap price does not see (a
+//    rope, which `s += s` builds) pays for its length within a quantum.
 // A step (a loop iteration or a call) is priced by what can make one step
 // slow: the bytecode of the function it runs (straight-line code), the heap
 // the hook holds (operators and syntax that walk a whole string or object:
@@ -11,6 +15,7 @@
 // walk every frame). The same code and input always burn the same fuel.
 import type { Instance } from "./instance";
 import { QUICKJS_POLL_RESET } from "./layout";
+import { armNativeTurns, nativeTurnsLeft, takeForcedPoll } from "./native-meter";
 
 export const FUEL = {
   /** Interpreter steps between polls once the counter is found. */
@@ -49,6 +54,12 @@ export const FUEL = {
    */
   freeCodeBytes: 1024,
   codeBytesPerExtraStepCost: 1024,
+  /**
+   * Native loop turns per unit. The fastest loops (comparing two strings)
+   * turn about once a nanosecond, so a unit of them is a few hundred ns; an
+   * ordinary stage turns a few thousand times (a few percent of its fuel).
+   */
+  nativeTurnsPerUnit: 256,
   /** Steps allowed for our own set-up code (prelude), never charged to the hook. */
   setupSteps: 20_000_000,
 } as const;
@@ -68,6 +79,8 @@ export class FuelMeter {
   private peakHeld = 0;
   /** Units charged so far for the heap and code (beyond one unit and the stack per step). */
   private dataCharged = 0;
+  /** The native meter's count when native turns were last charged. */
+  private lastTurns = 0;
   /** Each prelude walk in progress: the heap held and the data units charged when it began. */
   private readonly walks: { held: number; charged: number; pure: boolean }[] = [];
   /** Walks in progress that run no hook code: their steps pay no data price at all. */
@@ -143,6 +156,25 @@ export class FuelMeter {
     return 1 + (deep > 0 ? deep / FUEL.stackBytesPerExtraStepCost : 0);
   }
 
+  /** Charges the native loop turns taken since the last charge. */
+  private chargeNative(): void {
+    const left = nativeTurnsLeft(this.engine);
+    const turns = this.lastTurns - left;
+    this.lastTurns = left;
+    if (turns > 0) this.add(turns / FUEL.nativeTurnsPerUnit);
+  }
+
+  /**
+   * Steps taken since the interval was written, the interrupt counter now
+   * reading `left`. A poll the native meter forced set the counter to 1 from
+   * the value it saved, so the steps before it count as well.
+   */
+  private stepsTaken(left: number): number {
+    const saved = takeForcedPoll(this.engine);
+    const steps = saved === null ? this.lastWritten - left : this.lastWritten - saved + (1 - left);
+    return Math.max(0, steps);
+  }
+
   /** Charges `steps` steps at the current prices. */
   private chargeSteps(steps: number): void {
     const data = this.pureWalks > 0 ? 0 : steps * this.dataPrice(this.held());
@@ -154,8 +186,8 @@ export class FuelMeter {
   private settle(): void {
     const index = this.counterIndex();
     if (!this.counting || index === null || this.exhausted) return;
-    const left = this.words()[index] ?? 0;
-    this.chargeSteps(Math.max(0, this.lastWritten - left));
+    this.chargeNative();
+    this.chargeSteps(this.stepsTaken(this.words()[index] ?? 0));
     if (!this.exhausted) this.writeInterval(this.nextInterval(this.weight()));
   }
 
@@ -235,17 +267,18 @@ export class FuelMeter {
   /** Start charging the hook: from here on every step costs fuel. */
   begin(): void {
     this.counting = true;
+    const index = this.counterIndex();
+    armNativeTurns(this.engine, index === null ? 0 : index * 4);
+    this.lastTurns = nativeTurnsLeft(this.engine);
     this.writeInterval(this.nextInterval(this.weight()));
   }
 
   /** Stop charging; counts the steps taken since the last poll, at the price a poll now would charge. */
   finish(): void {
     if (!this.counting) return;
+    this.chargeNative();
     const index = this.counterIndex();
-    if (index !== null) {
-      const left = this.words()[index] ?? 0;
-      this.chargeSteps(Math.max(0, this.lastWritten - left));
-    }
+    if (index !== null) this.chargeSteps(this.stepsTaken(this.words()[index] ?? 0));
     this.counting = false;
   }
 
@@ -266,13 +299,15 @@ export class FuelMeter {
     if (!this.counting) return false;
     if (this.exhausted) return true;
     const index = this.counterIndex();
+    this.chargeNative();
     if (index === null) {
       // Fallback: every poll (regex or not) stands for a full default interval.
       this.chargeSteps(QUICKJS_POLL_RESET);
       return this.exhausted;
     }
     const isStepPoll = this.words()[index] === QUICKJS_POLL_RESET;
-    if (isStepPoll) this.chargeSteps(this.lastWritten);
+    // At a step poll the counter had just reached zero (the engine resets it before calling us).
+    if (isStepPoll) this.chargeSteps(this.stepsTaken(0));
     else this.add(FUEL.regexPollCost);
     if (this.exhausted) return true;
     if (isStepPoll) this.writeInterval(this.nextInterval(this.weight()));

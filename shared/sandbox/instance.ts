@@ -3,6 +3,7 @@
 // the memory images on top (engine.ts); the parts below it only need this.
 import type { QuickJSWASMModule } from "quickjs-emscripten-core";
 import type { EngineLayout } from "./layout";
+import type { NativeMeter } from "./native-meter";
 
 const PAGE = 65_536;
 
@@ -16,6 +17,8 @@ export interface Instance {
   readonly memory: WebAssembly.Memory;
   readonly maxBytes: number;
   readonly layout: EngineLayout;
+  /** The loop meter of the engine's native code, or null when the wasm was built without one. */
+  readonly meter: NativeMeter | null;
   /** The instance's allocator, reached through the emscripten module. */
   readonly heap: EmscriptenHeap;
   /** Set once the instance trapped; a retired engine is never handed out again. */

@@ -17,6 +17,7 @@ import { Base, PreludeFailure } from "./base";
 import { Call, OWN_RUNTIME, type HostCall } from "./call";
 import type { Engine, EngineProvider } from "./engine";
 import { nearMemoryCap } from "./instance";
+import { nativeTurnsSpent } from "./native-meter";
 import { engineFault, isEngineTrap, SandboxFailure } from "./failure";
 import type { CodeImage, Images, ModuleFailure } from "./images";
 import type { PreludeExtension } from "./prelude";
@@ -60,6 +61,12 @@ export interface CallOptions {
 type Built<P> = { ok: true; image: CodeImage<P> } | { ok: false; failure: ModuleFailure };
 
 function trapError(error: Error, engine: Engine): SandboxError {
+  if (nativeTurnsSpent(engine)) {
+    return {
+      code: "hook_timeout",
+      message: `the hook's built-in work ran past its budget (${LIMITS.nativeLoopTurns} loop turns of the engine)`,
+    };
+  }
   if (error instanceof RangeError) {
     return { code: "hook_stack_overflow", message: "the hook exhausted the engine stack" };
   }
@@ -246,7 +253,7 @@ async function callImage<P, T>(
   } finally {
     try {
       if (!engine.retired && images.residency.holds(call)) fuelUsed = call.finish();
-      else fuelUsed = call.meter.exhausted ? Math.max(call.meter.used, call.budget) : call.meter.used;
+      else fuelUsed = call.fuelSpent();
     } catch (error) {
       provider.retire(engine);
       if (!isEngineTrap(error)) console.error("sandbox: failed to finish a call", error);

@@ -1,6 +1,8 @@
 // The QuickJS wasm as a pre-compiled module: Workers cannot compile
 // WebAssembly from bytes at run time (wrangler's CompiledWasm rule imports it).
-import wasmModule from "@jitl/quickjs-wasmfile-release-sync/wasm";
+// It is the package's build with a loop meter added (native-meter.ts), which
+// `npm ci` writes (scripts/meter-wasm.mjs).
+import wasmModule from "./wasm/quickjs-metered.wasm";
 import { createEngineProvider } from "./engine";
 
 /**

@@ -2,7 +2,7 @@
 // supports awaited host capabilities, and concurrent runs never share state.
 import { describe, expect, it } from "vitest";
 import type { Json } from "../../../shared/json";
-import wasmModule from "@jitl/quickjs-wasmfile-release-sync/wasm";
+import wasmModule from "../../../shared/sandbox/wasm/quickjs-metered.wasm";
 import { LIMITS } from "../../../shared/limits";
 import {
   createEngineProvider,

@@ -2,7 +2,7 @@
 // pass and return what the library's own API would, and fail closed when
 // memory runs out.
 import { describe, expect, it } from "vitest";
-import wasmModule from "@jitl/quickjs-wasmfile-release-sync/wasm";
+import wasmModule from "../../../shared/sandbox/wasm/quickjs-metered.wasm";
 import type { QuickJSContext } from "quickjs-emscripten-core";
 import { createEngineProvider } from "../../../shared/sandbox";
 import { DirectCalls, encodeSource } from "../../../shared/sandbox/direct-call";

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { workerdEngines } from "../../../shared/sandbox/wasm-workerd";
 import { createEngineProvider } from "../../../shared/sandbox";
-import wasmModule from "@jitl/quickjs-wasmfile-release-sync/wasm";
+import wasmModule from "../../../shared/sandbox/wasm/quickjs-metered.wasm";
 import { expectNextCallHealthy } from "./helpers";
 
 describe("engine", () => {

@@ -19,6 +19,9 @@ export interface HostileCase {
 /** An object with 20 000 keys (about 300 KB of JSON), as hostile arguments. */
 const WIDE_OBJECT: Json = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`k${i}`, i]));
 
+/** Two equal strings of 2^20 characters, each built by doubling (so each is a rope). */
+const ROPES = `let a = "ab"; for (let i = 0; i < 19; i++) a += a; let b = "ab"; for (let i = 0; i < 19; i++) b += b;`;
+
 export const HOSTILE_CASES: readonly HostileCase[] = [
   { name: "tight for(;;)", body: `for (;;) {}`, code: "hook_timeout" },
   { name: "catching the interrupt", body: `for (;;) { try { for (;;) {} } catch {} }`, code: "hook_timeout" },
@@ -267,6 +270,34 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
     body: `context.log.info("armed"); let n = 0; for (;;) if (HELD_A === HELD_B) n++;`,
     code: "hook_timeout",
     topLevel: `globalThis.HELD_A = "x".repeat(4e6) + "a"; globalThis.HELD_B = "x".repeat(4e6) + "b";`,
+  },
+  // Strings built by `s += s` are ropes: a few small nodes on the heap however long the
+  // string, so the heap price does not see their length; the native meter does.
+  {
+    name: "comparing two 1M-character ropes in a loop",
+    body: `${ROPES} context.log.info("armed"); let n = 0; for (;;) if (a === b) n++;`,
+    code: "hook_timeout",
+  },
+  {
+    name: "ordering two 1M-character ropes in a loop",
+    body: `${ROPES} b += "c"; context.log.info("armed"); let n = 0; for (;;) if (a < b) n++;`,
+    code: "hook_timeout",
+  },
+  {
+    name: "a 1M-character rope as a property key in a loop",
+    body: `${ROPES} const o = {}; context.log.info("armed"); for (;;) o[a] = 1;`,
+    code: "hook_timeout",
+  },
+  {
+    name: "the last character of a 1M-character rope in a loop",
+    body: `${ROPES} context.log.info("armed"); let t = 0; for (;;) t += a.charCodeAt(a.length - 1);`,
+    code: "hook_timeout",
+  },
+  {
+    name: "two 1M-character ropes a top level holds, compared by the call",
+    body: `context.log.info("armed"); let n = 0; for (;;) if (HELD_A === HELD_B) n++;`,
+    code: "hook_timeout",
+    topLevel: `${ROPES} globalThis.HELD_A = a; globalThis.HELD_B = b;`,
   },
 ];
 

@@ -1,0 +1,13 @@
+// Types of meter-wasm.mjs.
+export const METERED_WASM: string;
+export function meterWasm(input: Uint8Array): {
+  bytes: Uint8Array;
+  address: number;
+  /** Loops metered. */
+  loops: number;
+  /** The interpreter's dispatch loops, left to fuel. */
+  unmetered: number;
+};
+export function ensureMeteredWasm(): boolean;
+/** A signed LEB128, as i32.const takes its value. */
+export function sleb(value: number): number[];
