@@ -10,6 +10,7 @@ import {
   type EngineProvider,
   type PreludeExtension,
 } from "../../../shared/sandbox";
+import { NATIVE_QUANTUM } from "../../../shared/sandbox/native-meter";
 import { workerdEngines } from "../../../shared/sandbox/wasm-workerd";
 import {
   adapterCode,
@@ -112,6 +113,41 @@ describe("host capabilities and interleaving", () => {
       seen: 1,
       now: 0,
     });
+  });
+
+  it("a call keeps its native loop count across an await, while another call ran in the instance: one built-in past it still stops the call", async () => {
+    const engines = createEngineProvider(() => wasmModule, { nativeLoopTurns: 2 * NATIVE_QUANTUM });
+    // Ropes of 3 × 2^20 characters (doubling builds them in a few turns); their comparison after the await
+    // takes more turns, in one step, than the phase has.
+    const compareAfterAwait = moduleCode(`
+      return {
+        async transform({ fetchValue }) {
+          let a = "x"; for (let i = 0; i < 20; i++) a += a;
+          let b = "x"; for (let i = 0; i < 20; i++) b += b;
+          a = a + a + a + "a";
+          b = b + b + b + "b";
+          await fetchValue(1);
+          return { equal: a === b };
+        },
+      };`);
+    let release: (() => void) | undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const waiting = runTransform(
+      compareAfterAwait,
+      {},
+      async (value) => {
+        await gate;
+        return value;
+      },
+      engines,
+    );
+    // Another call arms and disarms the meter of the same instance while the first one waits.
+    const other = await runTransform(transform, { tag: "other" }, async (value) => value, engines);
+    expect(okValue(other)).toMatchObject({ tag: "other", reply: { tag: "other" } });
+    release?.();
+    const report = await waiting;
+    expect(failureOf(report)).toEqual(failure("hook_timeout", /built-in work ran past its budget/));
+    expect(report.fuelUsed).toBeGreaterThanOrEqual(LIMITS.fuelPerInvocation);
   });
 
   it("a failing host call rejects inside the hook", async () => {
