@@ -306,9 +306,19 @@ export class FuelMeter {
       return this.exhausted;
     }
     const isStepPoll = this.words()[index] === QUICKJS_POLL_RESET;
-    // At a step poll the counter had just reached zero (the engine resets it before calling us).
-    if (isStepPoll) this.chargeSteps(this.stepsTaken(0));
-    else this.add(FUEL.regexPollCost);
+    if (isStepPoll) {
+      const saved = takeForcedPoll(this.engine);
+      if (saved !== null && saved > 1) {
+        // The native meter asked for this poll to charge its turns, one step into an interval that
+        // had `saved` to go. The interval goes on as if it had not come, so steps are priced where
+        // they would be without the meter (a poll here could catch a passing heap peak).
+        if (this.exhausted) return true;
+        this.words()[index] = saved - 1;
+        return false;
+      }
+      // The interval is over: the counter had just reached zero (the engine resets it before calling us).
+      this.chargeSteps(this.lastWritten);
+    } else this.add(FUEL.regexPollCost);
     if (this.exhausted) return true;
     if (isStepPoll) this.writeInterval(this.nextInterval(this.weight()));
     return false;
