@@ -395,6 +395,13 @@ export function meterWasm(input) {
   return { bytes: Uint8Array.from(out), address, loops: metered, unmetered };
 }
 
+/** The bytes of the metered build (written first when missing or stale) or of the package's own. */
+export function wasmBytes(build) {
+  if (build === "package") return readFileSync(SOURCE_WASM);
+  ensureMeteredWasm();
+  return readFileSync(METERED_WASM);
+}
+
 /** Writes the metered wasm unless it is newer than both its source and this script. */
 export function ensureMeteredWasm() {
   const inputs = Math.max(statSync(SOURCE_WASM).mtimeMs, statSync(fileURLToPath(import.meta.url)).mtimeMs);
