@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds the sandbox's QuickJS wasm with a loop meter: every loop of the
 // engine's native code counts down a word in linear memory; a used-up quantum
-// makes the interpreter poll, and a phase's last one traps (native-meter.ts). Fuel prices the hook's JS steps, but some built-ins spend
+// makes the interpreter poll, and a phase's last one traps (native-meter.ts).
+// Fuel prices the hook's JS steps, but some built-ins spend
 // time in one step that the heap does not show (comparing two ropes, which
 // `s += s` builds, walks millions of characters in one step); the meter
 // bounds that native work whatever the step. The interpreter's own dispatch
@@ -168,8 +169,8 @@ function functionsOf(code, params) {
       declared += locals.u32();
       locals.byte();
     }
-    functions.push({ start, end, groups, declarations, expression: locals.at, declared });
-    functions.at(-1).loops = loopsOf(code, locals.at, end);
+    const loops = loopsOf(code, locals.at, end);
+    functions.push({ start, end, groups, declarations, expression: locals.at, declared, loops });
     reader.at = end;
   }
   return functions;
@@ -266,6 +267,12 @@ function importedFunctions(sections) {
   const imports = sections.find((s) => s.id === 2);
   if (!imports) return 0;
   const reader = new Reader(imports.body);
+  // A table's or a memory's limits: flags, minimum, and a maximum when flag 1 is set.
+  const skipLimits = () => {
+    const flags = reader.byte();
+    reader.u32();
+    if (flags & 1) reader.u32();
+  };
   let count = 0;
   for (let i = reader.u32(); i > 0; i--) {
     for (let name = 0; name < 2; name++) {
@@ -278,14 +285,9 @@ function importedFunctions(sections) {
       count++;
     } else if (kind === 1) {
       reader.byte();
-      const limits = reader.byte();
-      reader.u32();
-      if (limits & 1) reader.u32();
-    } else if (kind === 2) {
-      const limits = reader.byte();
-      reader.u32();
-      if (limits & 1) reader.u32();
-    } else if (kind === 3) reader.at += 2;
+      skipLimits();
+    } else if (kind === 2) skipLimits();
+    else if (kind === 3) reader.at += 2;
     else throw new Error(`meter-wasm: unknown import kind ${kind}`);
   }
   return count;
