@@ -15,7 +15,8 @@
 //  meter    the same stages on the metered wasm (what runs) and on the
 //           package's own build, interleaved: what the native loop meter costs;
 //  cold     the first call after a 30 ms sleep against one right after it: the
-//           ~2 KB adapter's stage, its image's write-back alone, and bare
+//           ~2 KB adapter's stage, the same hook code in a bare engine
+//           (dev/sandbox-bench/bare.ts: the floor), its image's write-back alone, and bare
 //           QuickJS work in an instance of its own (no project code: an
 //           `evalCode("1")`, a call of an empty function, a JSON.parse of a
 //           stage's input), which shows how much of a cold stage is the
@@ -42,6 +43,7 @@ import {
   SEED_ADAPTER,
 } from "../test/shared/sandbox/code";
 import { HOSTILE_CASES, hostileSource } from "../test/shared/sandbox/hostile-cases";
+import { bareHook } from "../dev/sandbox-bench/bare";
 import { option } from "./options";
 import { meteredWasm, plainWasm } from "./wasm";
 import { ms, shuffled, summarize } from "./stats";
@@ -345,7 +347,14 @@ async function cold(): Promise<void> {
     restore(engine.memory, host.layout, state, state.end);
     return Promise.resolve();
   };
-  const bare = (await newQuickJSWASMModuleFromVariant(releaseSync)).newContext();
+  const plainEngine = await newQuickJSWASMModuleFromVariant(releaseSync);
+  const bare = plainEngine.newContext();
+  const bareAdapter = bareHook(plainEngine, ADAPTER_2KB);
+  const bareStage = (i: number) => {
+    const { code, stage, ...input } = request(ADAPTER_2KB, "before", { arguments: { query: `q${i}` } }, i);
+    bareAdapter.call(["default", stage], JSON.stringify(input));
+    return Promise.resolve(code);
+  };
   const evalOne = () => {
     bare.unwrapResult(bare.evalCode("1")).dispose();
     return Promise.resolve();
@@ -368,6 +377,7 @@ async function cold(): Promise<void> {
   };
   const cases: Record<string, (i: number) => Promise<unknown>> = {
     "~2 KB before": coldStage,
+    "bare ~2 KB before": bareStage,
     "image write-back": restoreOnly,
     'bare evalCode("1")': evalOne,
     "bare empty call": callEmpty,
@@ -390,6 +400,7 @@ async function cold(): Promise<void> {
   }
   empty.dispose();
   parse.dispose();
+  bareAdapter.dispose();
   bare.dispose();
   console.log(`after a 30 ms sleep against right after, ${rounds} rounds, interleaved (ms)`);
   for (const [name, { cold: first, warm: next }] of samples) {

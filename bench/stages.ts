@@ -10,15 +10,19 @@
 //                          (its image restored, the call run, what it grew zeroed),
 //   each further stage   = (p50(four) − p50(one)) / 3: stages right after another.
 // Then four plugins' tool.execute.before and after (bench:llm's (M4) work) as
-// bare sandbox invocations and through the plugin runner the gateway uses:
+// sandbox invocations without the runner and through the plugin runner the gateway uses:
 //   4 plugins            = p50(case) − p50(empty), eight invocations after the pause,
 //   runner over sandbox  = the runner's own cost (timers, host capabilities, records).
+// The ~2 KB adapter's stages and the plugins' hooks also run in a bare engine
+// (dev/sandbox-bench/bare.ts: the same code in a QuickJS context of the
+// package's build with nothing of the sandbox around it), measured the same
+// way: the floor this engine sets on this machine, whatever a sandbox adds.
 // Without the gateway's upstream and Durable Object round trips, this shows
 // what the stages themselves cost in workerd; a sandbox change is measured
 // by running it on both commits, alternately. Each request through wrangler's
 // proxy still varies by about a millisecond, so the intervals stay wide.
 // `--cpu` then sends the empty request and requests of one and of 32 stages of
-// the ~2 KB adapter in blocks of 200 back-to-back requests, the cases taking
+// the ~2 KB adapter (in the sandbox and in the bare engine) in blocks of 200 back-to-back requests, the cases taking
 // turns block by block, and reads the CPU all workerd processes used per
 // request (bench/cpu.ts: the median over a case's blocks, `--cpu-blocks`,
 // default 10): a stage's CPU in workerd, the first of a request (one − empty,
@@ -41,9 +45,16 @@ const WARM_UP = 30;
 const CODES = ["trivial", "2kb"] as const;
 const STAGES = ["before", "after"] as const;
 
-/** The dev Worker's route running `n` stages of one adapter back to back. */
-const stagesPath = (code: (typeof CODES)[number], stage: (typeof STAGES)[number], n: number): string =>
-  `/stages?code=${code}&stage=${stage}&n=${n}`;
+/**
+ * The dev Worker's route running `n` stages of one adapter back to back: in
+ * the sandbox, or (`bare`) the same hook code in a bare engine, the floor.
+ */
+const stagesPath = (
+  code: (typeof CODES)[number],
+  stage: (typeof STAGES)[number],
+  n: number,
+  bare = false,
+): string => `/${bare ? "bare" : "stages"}?code=${code}&stage=${stage}&n=${n}`;
 
 async function main(): Promise<void> {
   const server = spawn(
@@ -99,9 +110,13 @@ async function run(send: ReturnType<typeof client>): Promise<void> {
           code,
           path: stagesPath(code, stage, n),
         });
+  for (const stage of STAGES)
+    for (const n of [1, 4])
+      cases.push({ name: `bare 2kb ${stage} ×${n}`, path: stagesPath("2kb", stage, n, true) });
   cases.push(
     { name: "plugins sandbox", path: "/plugins?via=sandbox" },
     { name: "plugins runner", path: "/plugins?via=runner" },
+    { name: "plugins bare", path: "/plugins?via=bare" },
   );
   const samples = new Map(cases.map((c) => [c.name, [] as number[]]));
 
@@ -125,25 +140,27 @@ async function run(send: ReturnType<typeof client>): Promise<void> {
   console.log(
     `${"adapter, stage".padEnd(20)} ${"one stage p50 ms".padStart(17)} ${"95% interval".padStart(16)} ${"p90".padStart(7)} ${"each further p50".padStart(17)}`,
   );
-  for (const code of CODES) {
-    for (const stage of STAGES) {
-      const one = of(`${code} ${stage} ×1`);
-      const four = of(`${code} ${stage} ×4`);
-      const first = summarize(one);
-      const interval = differenceInterval(one, of("empty"), 50);
-      const further = (summarize(four).p50 - first.p50) / 3;
-      console.log(
-        `${`${code} ${stage}`.padEnd(20)} ${ms(first.p50 - empty.p50).padStart(17)} ${`${ms(interval.low)} … ${ms(interval.high)}`.padStart(16)} ${ms(first.p90 - empty.p90).padStart(7)} ${ms(further).padStart(17)}`,
-      );
-    }
-  }
+  const stageRow = (label: string, name: string) => {
+    const one = of(`${name} ×1`);
+    const first = summarize(one);
+    const interval = differenceInterval(one, of("empty"), 50);
+    const further = (summarize(of(`${name} ×4`)).p50 - first.p50) / 3;
+    console.log(
+      `${label.padEnd(20)} ${ms(first.p50 - empty.p50).padStart(17)} ${`${ms(interval.low)} … ${ms(interval.high)}`.padStart(16)} ${ms(first.p90 - empty.p90).padStart(7)} ${ms(further).padStart(17)}`,
+    );
+  };
+  for (const code of CODES) for (const stage of STAGES) stageRow(`${code} ${stage}`, `${code} ${stage}`);
+  console.log("the same hook code in a bare engine: the floor under a stage (dev/sandbox-bench/bare.ts)");
+  for (const stage of STAGES) stageRow(`2kb ${stage}, bare`, `bare 2kb ${stage}`);
   console.log(
     `\n${"4 plugins, before and after".padEnd(36)} ${"p50 ms".padStart(8)} ${"95% interval".padStart(16)}`,
   );
   for (const [label, name, baseline] of [
-    ["bare sandbox invocations", "plugins sandbox", "empty"],
+    ["sandbox invocations, no runner", "plugins sandbox", "empty"],
     ["through the plugin runner", "plugins runner", "empty"],
     ["runner over sandbox", "plugins runner", "plugins sandbox"],
+    ["bare engines (the floor)", "plugins bare", "empty"],
+    ["sandbox over bare engines", "plugins sandbox", "plugins bare"],
   ] as const) {
     const interval = differenceInterval(of(name), of(baseline), 50);
     const added = summarize(of(name)).p50 - summarize(of(baseline)).p50;
@@ -155,7 +172,12 @@ async function run(send: ReturnType<typeof client>): Promise<void> {
 
 /** CPU per stage in workerd, from blocks of back-to-back requests (`--cpu`). */
 async function runCpu(send: ReturnType<typeof client>): Promise<void> {
-  const paths = ["/", ...STAGES.flatMap((stage) => [1, 32].map((n) => stagesPath("2kb", stage, n)))];
+  const paths = [
+    "/",
+    ...[false, true].flatMap((bare) =>
+      STAGES.flatMap((stage) => [1, 32].map((n) => stagesPath("2kb", stage, n, bare))),
+    ),
+  ];
   const cases = paths.map((path) => ({
     name: path,
     send: () => send("GET", path),
@@ -173,12 +195,14 @@ async function runCpu(send: ReturnType<typeof client>): Promise<void> {
   console.log(
     `${"~2 KB adapter, stage".padEnd(22)} ${"first stage".padStart(12)} ${"each further".padStart(13)}`,
   );
-  for (const stage of STAGES) {
-    const one = of(stagesPath("2kb", stage, 1));
-    const many = of(stagesPath("2kb", stage, 32));
-    console.log(
-      `${stage.padEnd(22)} ${(one - empty).toFixed(2).padStart(12)} ${((many - one) / 31).toFixed(3).padStart(13)}`,
-    );
+  for (const bare of [false, true]) {
+    for (const stage of STAGES) {
+      const one = of(stagesPath("2kb", stage, 1, bare));
+      const many = of(stagesPath("2kb", stage, 32, bare));
+      console.log(
+        `${`${stage}${bare ? ", bare engine" : ""}`.padEnd(22)} ${(one - empty).toFixed(2).padStart(12)} ${((many - one) / 31).toFixed(3).padStart(13)}`,
+      );
+    }
   }
 }
 

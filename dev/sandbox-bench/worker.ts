@@ -5,12 +5,16 @@
 // only inside whole tool calls, behind an upstream and a Durable Object.
 //   GET /                       answers at once (the baseline)
 //   GET /stages?code=C&stage=S&n=N
-//                               runs N (1-4) stages S of C, one after another
+//                               runs N (1-32) stages S of C, one after another
+//   GET /bare?code=C&stage=S&n=N
+//                               the same hook code in a bare engine (bare.ts):
+//                               the floor under a stage on this machine
 //   GET /plugins?via=V          four plugins' tool.execute.before, then their
 //                               after: through the plugin runner (V=runner, as
 //                               the gateway calls them) or as bare sandbox
 //                               invocations (V=sandbox), which tells the
-//                               runner's own cost from the sandbox's
+//                               runner's own cost from the sandbox's; V=bare
+//                               runs the same hooks in bare engines (bare.ts)
 import { afterPayload, beforePayload } from "../../workers/gateway/plugins/execute-payloads";
 import { DEFAULT_CONFIG } from "../../shared/config/schema";
 import type { JsonObject } from "../../shared/json";
@@ -21,6 +25,11 @@ import { runPluginHook, type PluginEnv, type PipelineHook } from "../../shared/p
 import { runModuleExport } from "../../shared/sandbox";
 import { createAdapterSandbox } from "../../shared/sandbox/adapter";
 import { workerdEngines } from "../../shared/sandbox/wasm-workerd";
+import { newQuickJSWASMModuleFromVariant, newVariant } from "quickjs-emscripten-core";
+import releaseSync from "@jitl/quickjs-wasmfile-release-sync";
+// The package's own build, without the loop meter: the engine alone.
+import packageWasm from "../../node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm";
+import { bareHook, type BareHook } from "./bare";
 import {
   ADAPTER_2KB,
   adapterCode,
@@ -94,6 +103,36 @@ async function pluginsThroughRunner(): Promise<void> {
   }
 }
 
+/** The bare engine and each code's bare hook, made on first use. */
+let bareEngine: Promise<Map<string, BareHook>> | null = null;
+function bareHooks(): Promise<Map<string, BareHook>> {
+  bareEngine ??= newQuickJSWASMModuleFromVariant(newVariant(releaseSync, { wasmModule: packageWasm })).then(
+    (engine) => {
+      const hooks = new Map<string, BareHook>();
+      for (const [name, code] of Object.entries(CODES)) hooks.set(name, bareHook(engine, code));
+      for (const plugin of PLUGINS) hooks.set(plugin.name, bareHook(engine, plugin.code));
+      return hooks;
+    },
+  );
+  return bareEngine;
+}
+
+async function pluginsBare(): Promise<void> {
+  const hooks = await bareHooks();
+  for (const [hook, value] of [
+    ["tool.execute.before", BEFORE],
+    ["tool.execute.after", AFTER],
+  ] as [PipelineHook, JsonObject][]) {
+    let current: unknown = value;
+    for (const plugin of PLUGINS) {
+      const [returned] = JSON.parse(
+        hooks.get(plugin.name)?.call(["default", hook], JSON.stringify(current)) ?? "[null]",
+      ) as [unknown];
+      if (returned !== null) current = returned;
+    }
+  }
+}
+
 async function pluginsInSandbox(): Promise<void> {
   for (const [hook, value] of [
     ["tool.execute.before", BEFORE],
@@ -118,14 +157,27 @@ export default {
     const url = new URL(request.url);
     if (url.pathname === "/") return new Response("ok");
     if (url.pathname === "/plugins") {
-      await (url.searchParams.get("via") === "runner" ? pluginsThroughRunner() : pluginsInSandbox());
+      const via = url.searchParams.get("via");
+      await (via === "runner" ? pluginsThroughRunner() : via === "bare" ? pluginsBare() : pluginsInSandbox());
       return new Response("ok");
     }
     const code = CODES[url.searchParams.get("code") ?? ""];
     if (code === undefined) return new Response("unknown code", { status: 400 });
-    if (url.pathname !== "/stages") return new Response("not found", { status: 404 });
+    if (url.pathname !== "/stages" && url.pathname !== "/bare")
+      return new Response("not found", { status: 404 });
     const stage = url.searchParams.get("stage") === "after" ? "after" : "before";
     const n = Math.max(1, Math.min(MAX_STAGES, Number(url.searchParams.get("n")) || 1));
+    if (url.pathname === "/bare") {
+      const hook = (await bareHooks()).get(url.searchParams.get("code") ?? "");
+      if (hook === undefined) return new Response("unknown code", { status: 400 });
+      // What the sandbox's stage hands the hook: the result only to `after`.
+      const text = JSON.stringify(
+        stage === "after" ? { context, ...input } : { context, arguments: input.arguments },
+      );
+      let out = "";
+      for (let i = 0; i < n; i++) out = hook.call(["default", stage], text);
+      return new Response(out);
+    }
     for (let i = 0; i < n; i++) {
       const report = await sandbox.runAdapterStage({ code, stage, context, ...input });
       if (!report.outcome.ok) return Response.json(report.outcome.error, { status: 500 });
