@@ -1,7 +1,7 @@
 // Sandbox bench (Node): the same sandbox code the Workers run, with the wasm
 // loaded from node_modules.
 //
-//   npx tsx --import ./bench/raw-import.mjs bench/sandbox.ts [--only calls|hostile|memory|park|fuel|meter|cold] [--calls N] [--runs N] [--filter text]
+//   npx tsx --import ./bench/raw-import.mjs bench/sandbox.ts [--only calls|hostile|memory|park|fuel|meter|cold|plugins] [--calls N] [--runs N] [--filter text]
 //
 //  calls    per-call cost on the critical path, interleaved call by call: a
 //           stage restored from its code's memory image against the same stage
@@ -20,7 +20,10 @@
 //           QuickJS work in an instance of its own (no project code: an
 //           `evalCode("1")`, a call of an empty function, a JSON.parse of a
 //           stage's input), which shows how much of a cold stage is the
-//           machine's caches; a plain JS loop shows the CPU itself is not slower.
+//           machine's caches; a plain JS loop shows the CPU itself is not slower;
+//  plugins  four plugins' hooks one invocation after another, in the sandbox
+//           against bare engines (bench/sandbox-plugins.ts): the sandbox's
+//           own cost per invocation, beside the floor.
 //
 // Node's clock advances during CPU work (unlike a deployed Worker's), so these
 // are CPU times of the sandbox itself on this machine.
@@ -44,6 +47,7 @@ import {
 } from "../test/shared/sandbox/code";
 import { HOSTILE_CASES, hostileSource } from "../test/shared/sandbox/hostile-cases";
 import { bareHook } from "../dev/sandbox-bench/bare";
+import { pluginsSection } from "./sandbox-plugins";
 import { option } from "./options";
 import { meteredWasm, plainWasm } from "./wasm";
 import { ms, shuffled, summarize } from "./stats";
@@ -433,6 +437,7 @@ async function main(): Promise<void> {
     park,
     meter,
     cold,
+    plugins: () => pluginsSection(images, callsPerRow),
   };
   for (const [name, section] of Object.entries(sections)) if (only === "" || only === name) await section();
 }

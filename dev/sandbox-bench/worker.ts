@@ -15,13 +15,11 @@
 //                               invocations (V=sandbox), which tells the
 //                               runner's own cost from the sandbox's; V=bare
 //                               runs the same hooks in bare engines (bare.ts)
-import { afterPayload, beforePayload } from "../../workers/gateway/plugins/execute-payloads";
 import { DEFAULT_CONFIG } from "../../shared/config/schema";
-import type { JsonObject } from "../../shared/json";
 import { exportPath } from "../../shared/files/exports";
-import { REQUEST_HOOK_EXTENSIONS } from "../../shared/llm/host-calls";
+import { REQUEST_HOOK_EXTENSIONS } from "../../shared/llm/hook-extensions";
 import type { DeployedPlugin } from "../../shared/plugins/discovery";
-import { runPluginHook, type PluginEnv, type PipelineHook } from "../../shared/plugins/run";
+import { runPluginHook, type PluginEnv } from "../../shared/plugins/run";
 import { runModuleExport } from "../../shared/sandbox";
 import { createAdapterSandbox } from "../../shared/sandbox/adapter";
 import { workerdEngines } from "../../shared/sandbox/wasm-workerd";
@@ -30,13 +28,8 @@ import releaseSync from "@jitl/quickjs-wasmfile-release-sync";
 // The package's own build, without the loop meter: the engine alone.
 import packageWasm from "../../node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm";
 import { bareHook, type BareHook } from "./bare";
-import {
-  ADAPTER_2KB,
-  adapterCode,
-  BENCH_CONTEXT as context,
-  benchPluginHooks,
-  moduleCode,
-} from "../../test/shared/sandbox/code";
+import { benchPluginCode, ECHO_CALL, ECHO_HOOKS } from "./echo-call";
+import { ADAPTER_2KB, adapterCode, BENCH_CONTEXT as context } from "../../test/shared/sandbox/code";
 
 const sandbox = createAdapterSandbox(workerdEngines);
 
@@ -65,34 +58,16 @@ const PLUGINS: DeployedPlugin[] = [1, 2, 3, 4].map((n) => ({
   path: `plugins/p${n}.ts`,
   revisionId: `rev_p${n}`,
   hooks: ["chat.params", "tool.execute.before", "tool.execute.after"],
-  code: moduleCode(`return { default: ${benchPluginHooks(n)} };`),
+  code: benchPluginCode(n),
 }));
-/** The gateway's own payloads for a call of bench:llm's `echo`. */
-const CALL = {
-  workspaceUid: "ws_bench",
-  requestId: "req_bench",
-  calledAt: "2026-01-01T00:00:00.000Z",
-  loop: "main",
-};
-const ARGS = { text: "hello" };
-const BEFORE = beforePayload("echo", ARGS, CALL);
-const AFTER = afterPayload(
-  "echo",
-  ARGS,
-  { title: "echo", output: "hello", metadata: { isError: false } },
-  CALL,
-);
 /** The runner reads nothing from its bindings unless a hook calls `rayrun.*`, which these never do. */
 const NO_BINDINGS = {} as PluginEnv;
 
 async function pluginsThroughRunner(): Promise<void> {
-  for (const [hook, value] of [
-    ["tool.execute.before", BEFORE],
-    ["tool.execute.after", AFTER],
-  ] as const) {
+  for (const [hook, value] of ECHO_HOOKS) {
     const ran = await runPluginHook(NO_BINDINGS, {
-      workspaceUid: CALL.workspaceUid,
-      requestId: CALL.requestId,
+      workspaceUid: ECHO_CALL.workspaceUid,
+      requestId: ECHO_CALL.requestId,
       hook,
       value,
       plugins: PLUGINS,
@@ -119,10 +94,7 @@ function bareHooks(): Promise<Map<string, BareHook>> {
 
 async function pluginsBare(): Promise<void> {
   const hooks = await bareHooks();
-  for (const [hook, value] of [
-    ["tool.execute.before", BEFORE],
-    ["tool.execute.after", AFTER],
-  ] as [PipelineHook, JsonObject][]) {
+  for (const [hook, value] of ECHO_HOOKS) {
     let current: unknown = value;
     for (const plugin of PLUGINS) {
       const [returned] = JSON.parse(
@@ -134,10 +106,7 @@ async function pluginsBare(): Promise<void> {
 }
 
 async function pluginsInSandbox(): Promise<void> {
-  for (const [hook, value] of [
-    ["tool.execute.before", BEFORE],
-    ["tool.execute.after", AFTER],
-  ] as [PipelineHook, JsonObject][]) {
+  for (const [hook, value] of ECHO_HOOKS) {
     for (const plugin of PLUGINS) {
       const report = await runModuleExport({
         code: plugin.code,

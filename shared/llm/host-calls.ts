@@ -19,20 +19,14 @@ import { loadDeployedFile } from "../deploy/deployed-file";
 import { exportPath } from "../files/exports";
 import { isJsonObject, type Json } from "../json";
 import type { LoopPolicy } from "../config/loops";
-import { HostCallError, runModuleExport, type HostCall, type PreludeExtension } from "../sandbox";
-import {
-  definePreludeConstants,
-  REQUEST_HOOK_JSON_RETURN_JS,
-  REQUEST_HOOK_NAMESPACE_JS,
-} from "../sandbox/prelude";
+import { HostCallError, runModuleExport, type HostCall } from "../sandbox";
+import { NAMESPACE, NESTED_LAMBDA_EXTENSIONS } from "./hook-extensions";
 import { neutralToAnthropic } from "./anthropic";
 import { forwardToProvider } from "./forward";
 import type { HostApprovalGate } from "./host-approvals";
 import { describeHostCall, HOST_CALL_FORBIDDEN, HostCallPolicy } from "./host-policy";
 import { neutralToOpenai } from "./openai";
 import { validateNeutralRequest } from "./request";
-
-export const NAMESPACE = "rayrun";
 
 /**
  * Fuel per millisecond of a request hook's `timeout_ms` (and of what is left
@@ -42,31 +36,6 @@ export const NAMESPACE = "rayrun";
  * always stops well inside its `timeout_ms`.
  */
 export const FUEL_PER_MS = 200;
-
-/**
- * Return values follow JSON.stringify for object members whose value is
- * `undefined`: they are absent, so the documented contract example
- * `{ system: request.system, … }` works for a request without `system`;
- * everything else that is not JSON is still refused. Its sandbox JS:
- * shared/sandbox/prelude/request-hook-json-return.js.
- */
-export const JSON_RETURN_EXTENSION: PreludeExtension = {
-  name: "json-return-undefined-members",
-  source: REQUEST_HOOK_JSON_RETURN_JS,
-};
-
-// The `rayrun` global; its sandbox JS (shared/sandbox/prelude/request-hook-namespace.js) reads its name as a constant.
-const NAMESPACE_JS = definePreludeConstants({ NAMESPACE }, REQUEST_HOOK_NAMESPACE_JS);
-
-export const NAMESPACE_EXTENSION: PreludeExtension = { name: "request-hook-namespace", source: NAMESPACE_JS };
-
-/** What a request hook's sandbox is built with: the `rayrun` namespace and lenient undefined members. */
-export const REQUEST_HOOK_EXTENSIONS: readonly PreludeExtension[] = [
-  JSON_RETURN_EXTENSION,
-  NAMESPACE_EXTENSION,
-];
-/** A nested lambda: plain JSON in and out, no capabilities. */
-export const NESTED_LAMBDA_EXTENSIONS: readonly PreludeExtension[] = [JSON_RETURN_EXTENSION];
 
 export interface HostContext {
   env: Pick<Env, "DB" | "CODE" | "WORKSPACE" | "RAYRUN_BOOTSTRAP_KEY">;

@@ -18,13 +18,8 @@ import { exportPath } from "../files/exports";
 import { loopPolicy, structuralRetries } from "../config/loops";
 import { runModuleExport, type SandboxError } from "../sandbox";
 import type { LogEntry } from "../sandbox/types";
-import {
-  FUEL_PER_MS,
-  hostCallsFor,
-  NAMESPACE,
-  REQUEST_HOOK_EXTENSIONS,
-  type HostContext,
-} from "./host-calls";
+import { FUEL_PER_MS, hostCallsFor, type HostContext } from "./host-calls";
+import { NAMESPACE, REQUEST_HOOK_EXTENSIONS } from "./hook-extensions";
 import { HostApprovalGate, type HostApprovalRefusal, type HostApprovalRequest } from "./host-approvals";
 import { validateNeutralRequest, type NeutralRequest } from "./request";
 

@@ -21,7 +21,8 @@ import { fileTarget } from "../lifecycle/target";
 import { LIMITS } from "../limits";
 import { loopPolicy } from "../config/loops";
 import { MAIN_LOOP } from "../config/pre-llm-hook";
-import { FUEL_PER_MS, hostCallsFor, REQUEST_HOOK_EXTENSIONS } from "../llm/host-calls";
+import { FUEL_PER_MS, hostCallsFor } from "../llm/host-calls";
+import { REQUEST_HOOK_EXTENSIONS } from "../llm/hook-extensions";
 import type { RunRecord } from "../db/run-types";
 import {
   runModuleExport,

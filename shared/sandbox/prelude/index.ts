@@ -74,7 +74,7 @@ const BUILTINS_WITH_SPLIT_JS = insertPart(BUILTINS_JS, "regexp-split.js", REGEXP
 
 export const adapterExtension: PreludeExtension = { name: "adapter", source: ADAPTER_JS };
 
-/** Extension texts whose PreludeExtension is made where it is used (module-exports.ts, shared/llm/host-calls.ts, shared/plugins). */
+/** Extension texts whose PreludeExtension is made where it is used (module-exports.ts, shared/llm/hook-extensions.ts, shared/plugins). */
 export {
   MODULE_EXPORTS_JS,
   PLUGIN_CHAT_PARAMS_JS,

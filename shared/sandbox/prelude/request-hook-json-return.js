@@ -1,5 +1,5 @@
 // @ts-check
-// Prelude extension for request hooks and nested lambdas (shared/llm/host-calls.ts):
+// Prelude extension for request hooks and nested lambdas (shared/llm/hook-extensions.ts):
 // return values follow JSON.stringify for object members whose value is
 // `undefined`: they are absent, so the documented contract example
 // `{ system: request.system, … }` works for a request without `system`.

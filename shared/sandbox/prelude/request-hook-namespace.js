@@ -1,7 +1,7 @@
 // @ts-check
-// Prelude extension for request hooks (shared/llm/host-calls.ts): the
+// Prelude extension for request hooks (shared/llm/hook-extensions.ts): the
 // namespace global (`rayrun`) with the host capabilities and the loggers.
-// NAMESPACE, its name, is a constant host-calls.ts defines ahead of this text
+// NAMESPACE, its name, is a constant hook-extensions.ts defines ahead of this text
 // (definePreludeConstants in index.ts).
 const ns = objCreate(null);
 ns.lambda = (request) => callHost("lambda", request);

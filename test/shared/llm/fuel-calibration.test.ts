@@ -5,7 +5,8 @@
 // point where a hook stops, is exact and repeatable.
 import { describe, expect, it } from "vitest";
 import { LIMITS } from "../../../shared/limits";
-import { FUEL_PER_MS, REQUEST_HOOK_EXTENSIONS } from "../../../shared/llm/host-calls";
+import { FUEL_PER_MS } from "../../../shared/llm/host-calls";
+import { REQUEST_HOOK_EXTENSIONS } from "../../../shared/llm/hook-extensions";
 import { runModuleExport } from "../../../shared/sandbox";
 import { moduleCode } from "../sandbox/helpers";
 import { deployLib, failed, hookConfig, hookWorkspace, runHook, setConfig } from "./harness";

@@ -4,7 +4,7 @@
 // the next fuel poll. The next call on the engine is unharmed.
 import { describe, expect, it } from "vitest";
 import type { Json } from "../../../shared/json";
-import { REQUEST_HOOK_EXTENSIONS } from "../../../shared/llm/host-calls";
+import { REQUEST_HOOK_EXTENSIONS } from "../../../shared/llm/hook-extensions";
 import { LIMITS } from "../../../shared/limits";
 import { runModuleExport, type HostCall } from "../../../shared/sandbox";
 import { expectNextCallHealthy, failureOf, moduleCode, okValue } from "./helpers";

@@ -6,10 +6,8 @@
 // change there fails `tsc` here instead of drifting.
 import type { ProviderName } from "../../../shared/config/providers";
 import { LIMITS } from "../../../shared/limits";
-import type {
-  NAMESPACE as RUNTIME_NAMESPACE,
-  TIME_UP as RUNTIME_TIME_UP,
-} from "../../../shared/llm/host-calls";
+import type { NAMESPACE as RUNTIME_NAMESPACE } from "../../../shared/llm/hook-extensions";
+import type { TIME_UP as RUNTIME_TIME_UP } from "../../../shared/llm/host-calls";
 import { RESERVED_PROVIDER_PARAMS, TOOL_NAME } from "../../../shared/llm/request";
 
 /** The global's name (`NAMESPACE` in host-calls.ts, whose module needs the sandbox: pinned by its type). */

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { canonicalJson } from "../../../shared/canonical-json";
 import type { Json } from "../../../shared/json";
-import { NAMESPACE } from "../../../shared/llm/host-calls";
+import { NAMESPACE } from "../../../shared/llm/hook-extensions";
 import type { HostCall } from "../../../shared/sandbox";
 
 /** The capabilities a hook's `rayrun` namespace calls on the host. */

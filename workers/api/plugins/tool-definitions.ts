@@ -5,7 +5,7 @@ import { isJsonObject, type Json } from "../../../shared/json";
 import type { PluginToolDef } from "../../../shared/deploy/revisions";
 import { validatePublicContract } from "../contract";
 import type { RunRecord } from "../../../shared/logs";
-import { NAMESPACE_EXTENSION } from "../../../shared/llm/host-calls";
+import { NAMESPACE_EXTENSION } from "../../../shared/llm/hook-extensions";
 import { runModuleExport } from "../../../shared/sandbox";
 import { isProtectedToolId, refusedToolId } from "../../../shared/plugins/protected";
 import { pluginToolDefsExtension } from "../../../shared/plugins/tool-sandbox";

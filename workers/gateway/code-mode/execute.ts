@@ -13,7 +13,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isJsonObject, utf8Bytes, type Json, type JsonObject } from "../../../shared/json";
 import { LIMITS } from "../../../shared/limits";
-import { JSON_RETURN_EXTENSION } from "../../../shared/llm/host-calls";
+import { JSON_RETURN_EXTENSION } from "../../../shared/llm/hook-extensions";
 import { afterInput, ERROR_META_KEY, type RefusalMeta } from "../../../shared/mcp/tool-results";
 import { runModuleExport, type LogEntry } from "../../../shared/sandbox";
 import { bareMessage } from "../mcp/rpc-error";

@@ -9,7 +9,8 @@ import { getRevision, revisionTools, type PluginToolDef } from "../../../shared/
 import { KNOBS } from "../../../shared/knobs";
 import { fileTarget } from "../../../shared/lifecycle/target";
 import { LIMITS } from "../../../shared/limits";
-import { FUEL_PER_MS, NAMESPACE_EXTENSION } from "../../../shared/llm/host-calls";
+import { FUEL_PER_MS } from "../../../shared/llm/host-calls";
+import { NAMESPACE_EXTENSION } from "../../../shared/llm/hook-extensions";
 import { runModuleExport } from "../../../shared/sandbox";
 import { withHook, type DeployedPlugin } from "../../../shared/plugins/discovery";
 import { refusedToolId } from "../../../shared/plugins/protected";
