@@ -3,7 +3,10 @@
 //   1. no import cycles among the project's own modules;
 //   2. no upward imports: a Worker's code never imports the other Worker's, `shared/`
 //      never imports a Worker, and inside `shared/` a folder imports only folders of
-//      its own layer or below (LAYERS);
+//      its own layer or below (LAYERS), where `durable-objects/` counts as one layer
+//      of its own; `durable-objects/` imports only `shared/`, and the rest of the
+//      code reaches it through its contract (`rpc.ts`, `head.ts`), never its class,
+//      which only the api Worker's entry re-exports;
 //   3. no api route file imports another route file;
 //   4. every file under `shared/` is loaded by both Workers, or by one Worker plus the
 //      CLI or the dev tools and says why in a `// shared-with: <reason>` header line.
@@ -16,13 +19,21 @@ import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
+/** `durable-objects/` as a layer among `shared/`'s folders. */
+const DO = "(durable-objects)";
+/** The files of `durable-objects/` that code outside it may import. */
+const DO_CONTRACT = /^durable-objects\/[^/]+\/(rpc|head)\.ts$/;
+const DO_HOST = "workers/api/index.ts";
+
 /** Lower layers first; a `shared/` folder may import its own layer and the ones before it. */
 const LAYERS = [
   ["(top)", "http", "sandbox"],
   ["db", "mcp"],
   ["secrets", "contract", "files"],
   ["config"],
-  ["logs", "adapter", "auth", "access", "approvals", "lifecycle", "deploy", "services", "plugins", "llm"],
+  ["lifecycle"],
+  [DO],
+  ["logs", "adapter", "auth", "access", "approvals", "deploy", "services", "plugins", "llm"],
 ];
 
 const ENTRIES = {
@@ -84,6 +95,9 @@ function reach(starts) {
   return seen;
 }
 
+/** Owners whose folders are ordered by LAYERS. */
+const layered = (side) => side === "shared" || side === "durable-objects";
+
 const loadedBy = Object.fromEntries(Object.entries(ENTRIES).map(([k, v]) => [k, reach(v)]));
 const all = new Set(Object.values(loadedBy).flatMap((s) => [...s]));
 const problems = [];
@@ -124,7 +138,7 @@ const problems = [];
 
 const layerOf = (file) => {
   const parts = file.split("/");
-  const folder = parts.length === 2 ? "(top)" : parts[1];
+  const folder = parts[0] === "durable-objects" ? DO : parts.length === 2 ? "(top)" : parts[1];
   const i = LAYERS.findIndex((l) => l.includes(folder));
   return i;
 };
@@ -135,7 +149,9 @@ const owner = (file) =>
       ? "gateway"
       : file.startsWith("shared/")
         ? "shared"
-        : "other";
+        : file.startsWith("durable-objects/")
+          ? "durable-objects"
+          : "other";
 
 for (const file of [...all].toSorted((a, b) => a.localeCompare(b))) {
   for (const target of importsOf(file)) {
@@ -145,6 +161,14 @@ for (const file of [...all].toSorted((a, b) => a.localeCompare(b))) {
       problems.push(`upward: ${file} → ${target} (one Worker imports the other's code)`);
     if (a === "shared" && (b === "api" || b === "gateway"))
       problems.push(`upward: ${file} → ${target} (shared code imports a Worker)`);
+    if (a === "durable-objects" && b !== "shared" && b !== "durable-objects")
+      problems.push(`upward: ${file} → ${target} (durable-objects/ imports only shared/)`);
+    if (b === "durable-objects" && a !== "durable-objects" && !DO_CONTRACT.test(target) && file !== DO_HOST)
+      problems.push(`contract: ${file} → ${target} (outside durable-objects/, import its rpc.ts)`);
+    if (layered(a) && layered(b) && a !== b) {
+      const [la, lb] = [layerOf(file), layerOf(target)];
+      if (lb >= la) problems.push(`upward: ${file} → ${target} (layer ${la} imports layer ${lb})`);
+    }
     if (a === "shared" && b === "shared") {
       const [la, lb] = [layerOf(file), layerOf(target)];
       if (la < 0) problems.push(`layer: ${file} sits in a shared folder with no layer`);
@@ -170,7 +194,7 @@ for (const file of listTs("shared").toSorted((a, b) => a.localeCompare(b))) {
 
 // 5. Tests mirror the code: every code folder has a test folder with tests in it,
 //    and every test folder names a code folder.
-const CODE_ROOTS = ["shared", "workers/api", "workers/gateway"];
+const CODE_ROOTS = ["shared", "durable-objects", "workers/api", "workers/gateway"];
 const folders = (dir) =>
   existsSync(join(root, dir))
     ? readdirSync(join(root, dir)).filter(

@@ -47,7 +47,7 @@ export const KNOBS = {
   /** Workspace uids known to exist; workspaces are never deleted, so an entry never goes stale. */
   workspaceExistsCacheEntries: 4096,
 
-  // The WorkspaceObject (workers/api/durable-objects).
+  // The WorkspaceObject (durable-objects/workspace).
 
   /** Entries of each of its memory caches (meta, pointers, revoked keys); a dropped one is read from SQL. */
   workspaceObjectCacheEntries: 4096,

@@ -3,6 +3,7 @@
 // revision a channel points at; D1 holds its metadata (exports, config) and R2
 // its code. Revisions are immutable, so loaded ones are cached in the isolate
 // by revision id (bounded, like the gateway's adapter revisions).
+import { workspaceObject, type WorkspaceBinding } from "../../durable-objects/workspace/rpc";
 import { getRevision, revisionExports } from "./revisions";
 import { boundedCache } from "../cache";
 import type { JsonObject } from "../json";
@@ -68,13 +69,13 @@ export async function loadFileRevision(
  * authority), then the cached revision.
  */
 export async function loadDeployedFile(
-  env: Pick<Env, "DB" | "CODE" | "WORKSPACE">,
+  env: Pick<Env, "DB" | "CODE"> & WorkspaceBinding,
   workspaceUid: string,
   path: string,
   channel: DeployChannel = "active",
 ): Promise<DeployedFile | null> {
   if (!parseFilePath(path).ok) return null;
-  const pointers = await env.WORKSPACE.getByName(workspaceUid).getPointers(fileTarget(path));
+  const pointers = await workspaceObject(env, workspaceUid).getPointers(fileTarget(path));
   return pointedRevision(env, workspaceUid, path, pointers[channel]);
 }
 

@@ -1,6 +1,7 @@
 // What an LLM call needs from the WorkspaceObject, asked in one round trip
 // once the workspace config has named the request hook's file: the proxy and
 // `POST …/llm/prepare` both run the request hook and the plugins' chat.params.
+import { workspaceObject, type WorkspaceBinding } from "../../durable-objects/workspace/rpc";
 import type { WorkspaceConfig } from "../config/schema";
 import { parseHookSource } from "../config/pre-llm-hook";
 import type { Pointers } from "../lifecycle/pointers";
@@ -29,14 +30,14 @@ export interface LlmCallState {
  * (plugins fail open).
  */
 export async function llmCallState(
-  env: Pick<Env, "DB" | "CODE" | "WORKSPACE">,
+  env: Pick<Env, "DB" | "CODE"> & WorkspaceBinding,
   workspaceUid: string,
   config: WorkspaceConfig,
   call: { loop: string; keyId: string | null; bypass: boolean },
 ): Promise<LlmCallState> {
   const hook = call.bypass ? null : applicableHook(config, call.loop);
   const target = hook === null ? null : fileTarget(parseHookSource(hook.source).path);
-  const view = await env.WORKSPACE.getByName(workspaceUid).llmCallView(call.keyId, target);
+  const view = await workspaceObject(env, workspaceUid).llmCallView(call.keyId, target);
   return {
     revoked: view.revoked,
     hookPointers: view.hook,

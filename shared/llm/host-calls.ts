@@ -12,6 +12,7 @@
 // The bridge is built per invocation from the calling loop's policy
 // (host-policy.ts): refused calls throw `host_call_forbidden`, and calls the
 // policy marks for approval pass the invocation's approval gate first.
+import { type WorkspaceBinding } from "../../durable-objects/workspace/rpc";
 import { parseHookSource } from "../config/pre-llm-hook";
 import { PROVIDERS, type ProviderName } from "../config/providers";
 import type { WorkspaceConfig } from "../config/schema";
@@ -38,7 +39,7 @@ import { validateNeutralRequest } from "./request";
 export const FUEL_PER_MS = 200;
 
 export interface HostContext {
-  env: Pick<Env, "DB" | "CODE" | "WORKSPACE" | "RAYRUN_BOOTSTRAP_KEY">;
+  env: Pick<Env, "DB" | "CODE" | "RAYRUN_BOOTSTRAP_KEY"> & WorkspaceBinding;
   workspaceUid: string;
   requestId: string;
   config: WorkspaceConfig;

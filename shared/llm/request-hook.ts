@@ -4,6 +4,7 @@
 // valid replacement request. It fails closed: every failure is a tagged
 // result the callers turn into `request_hook_failed`, and the original
 // request is never what gets sent.
+import { type WorkspaceBinding } from "../../durable-objects/workspace/rpc";
 import { readWorkspaceConfig } from "../config";
 import {
   effectiveHookTimeoutMs,
@@ -94,7 +95,7 @@ const SANDBOX_CODES: Partial<Record<SandboxError["code"], RequestHookCode>> = {
   hook_output_too_large: "request_hook_invalid_return",
 };
 
-type HookEnv = Pick<Env, "DB" | "CODE" | "WORKSPACE" | "RAYRUN_BOOTSTRAP_KEY">;
+type HookEnv = Pick<Env, "DB" | "CODE" | "RAYRUN_BOOTSTRAP_KEY"> & WorkspaceBinding;
 type HostBase = Omit<HostContext, "config" | "deadline" | "expired" | "policy" | "approvals" | "signal">;
 
 /** The hook that applies to `loop` in `config`, or null. */

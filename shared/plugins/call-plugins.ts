@@ -4,6 +4,7 @@
 // reset, or a config write (each bumps that version) is seen by the next call.
 // The config rides along so the plugin hooks' capability gates need no D1
 // read of their own on every call.
+import { type WorkspaceBinding } from "../../durable-objects/workspace/rpc";
 import { boundedCache } from "../cache";
 import { readWorkspaceConfig } from "../config";
 import { KNOBS } from "../knobs";
@@ -43,7 +44,7 @@ export const isPluginTarget = (target: string): boolean => target.startsWith("fi
  * and runs the call without plugins (plugins fail open).
  */
 export async function callPlugins(
-  env: Pick<Env, "DB" | "CODE" | "WORKSPACE">,
+  env: Pick<Env, "DB" | "CODE"> & WorkspaceBinding,
   workspaceUid: string,
   version: number,
 ): Promise<PluginSet> {

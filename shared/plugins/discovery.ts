@@ -8,6 +8,7 @@
 // call (one round trip that lists every plugin target with its pointers);
 // revisions are immutable, so their code and hook names come from the
 // isolate's revision cache (`loadFileRevision`, keyed by revision id).
+import { workspaceObject, type WorkspaceBinding } from "../../durable-objects/workspace/rpc";
 import type { WorkspaceConfig } from "../config/schema";
 import { loadFileRevision } from "../deploy/deployed-file";
 import { parseFilePath } from "../files/paths";
@@ -32,11 +33,11 @@ const TARGET_PREFIX = "file:plugins/";
 
 /** Every plugin with an active deployment, in pipeline order. */
 export async function activePlugins(
-  env: Pick<Env, "DB" | "CODE" | "WORKSPACE">,
+  env: Pick<Env, "DB" | "CODE"> & WorkspaceBinding,
   workspaceUid: string,
   config: WorkspaceConfig,
 ): Promise<DeployedPlugin[]> {
-  const stub = env.WORKSPACE.getByName(workspaceUid);
+  const stub = workspaceObject(env, workspaceUid);
   const active: { path: string; name: string; revisionId: string }[] = [];
   let after = "";
   for (;;) {

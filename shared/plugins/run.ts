@@ -13,6 +13,7 @@
 // outside: every pending host call rejects at the deadline, later ones are
 // refused at once, so it can only finish what CPU work its fuel still allows,
 // after which the sandbox is disposed as usual. Nothing awaits it.
+import { type WorkspaceBinding } from "../../durable-objects/workspace/rpc";
 import { readWorkspaceConfig } from "../config";
 import type { WorkspaceConfig } from "../config/schema";
 import { exportPath } from "../files/exports";
@@ -37,7 +38,7 @@ import type { DeployedPlugin } from "./discovery";
 /** The hooks that thread a value through the plugins (`tool` is called once per revision instead). */
 export type PipelineHook = "chat.params" | "tool.execute.before" | "tool.execute.after";
 
-export type PluginEnv = Pick<Env, "DB" | "CODE" | "WORKSPACE" | "RAYRUN_BOOTSTRAP_KEY">;
+export type PluginEnv = Pick<Env, "DB" | "CODE" | "RAYRUN_BOOTSTRAP_KEY"> & WorkspaceBinding;
 
 export interface PluginHookInput<T extends Json> {
   workspaceUid: string;

@@ -1,7 +1,7 @@
 import { app } from "./app";
 import { scheduled } from "./cron";
 
-export { WorkspaceObject } from "./durable-objects/workspace";
+export { WorkspaceObject } from "../../durable-objects/workspace/object";
 
 export default {
   fetch: app.fetch,

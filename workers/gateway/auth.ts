@@ -4,6 +4,7 @@
 // trip before an upstream dispatch, in the LLM proxy's per-call round trip
 // before its hooks (`llmCallState`), and before anything else runs on the other
 // routes (`keyRevoked`), so the cache never outlives a revocation.
+import { workspaceObject, type WorkspaceBinding } from "../../durable-objects/workspace/rpc";
 import { keyProfile, DEFAULT_PROFILE } from "../../shared/access";
 import { bearerToken } from "../../shared/auth/keys";
 import { allows, type Principal } from "../../shared/auth/principal";
@@ -113,12 +114,12 @@ export async function authenticateCaller(
  * revoked this way.
  */
 export async function keyRevoked(
-  env: Pick<Env, "WORKSPACE">,
+  env: WorkspaceBinding,
   workspaceUid: string,
   admitted: { caller: Caller; platform: boolean },
 ): Promise<Problem | null> {
   if (admitted.platform) return null;
-  const revoked = await env.WORKSPACE.getByName(workspaceUid).isKeyRevoked(admitted.caller.keyId);
+  const revoked = await workspaceObject(env, workspaceUid).isKeyRevoked(admitted.caller.keyId);
   return revoked ? REVOKED : null;
 }
 
@@ -128,13 +129,13 @@ export async function keyRevoked(
  * isolate copy), asked of the WorkspaceObject in one round.
  */
 export async function currentCatalog(
-  env: Pick<Env, "WORKSPACE" | "DB">,
+  env: Pick<Env, "DB"> & WorkspaceBinding,
   workspaceUid: string,
   admitted: { caller: Caller; platform: boolean },
 ): Promise<{ ok: true; catalog: WorkspaceCatalog } | { ok: false; problem: Problem }> {
   const [revoked, version] = await Promise.all([
     keyRevoked(env, workspaceUid, admitted),
-    env.WORKSPACE.getByName(workspaceUid).catalogVersion(),
+    workspaceObject(env, workspaceUid).catalogVersion(),
   ]);
   if (revoked !== null) return { ok: false, problem: revoked };
   return {

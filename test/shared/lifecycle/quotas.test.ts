@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { WorkspaceObject } from "../../../workers/api/durable-objects/workspace";
+import type { WorkspaceObject } from "../../../durable-objects/workspace/object";
 import { LIMITS } from "../../../shared/limits";
 import { expectProblem, json } from "../../helpers/api";
 import { call, fixture, save, saveOk, versionRows, workspaceStub } from "../../workers/api/lifecycle/harness";

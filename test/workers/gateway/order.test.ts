@@ -3,7 +3,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { WorkspaceObject } from "../../../workers/api/durable-objects/workspace";
+import type { WorkspaceObject } from "../../../durable-objects/workspace/object";
 import { LIMITS } from "../../../shared/limits";
 import {
   AFTER_MARKER_ADAPTER,

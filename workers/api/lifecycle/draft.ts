@@ -1,25 +1,9 @@
 // A draft as it is stored: formatted source, config JSON text, byte size and a
 // content hash that decides whether a save changes anything.
-import { canonicalJson, sha256Hex } from "../../../shared/canonical-json";
+import { contentHash } from "../../../durable-objects/workspace/head";
+import type { PreparedDraft } from "../../../durable-objects/workspace/rpc";
 import { isJsonObject, type JsonObject, utf8Bytes } from "../../../shared/json";
 import { formatSource } from "./format";
-
-export const CHANNELS = ["api", "cli", "web"] as const;
-export type Channel = (typeof CHANNELS)[number];
-
-export interface PreparedDraft {
-  /** Stored source: Prettier's output when it parsed, otherwise exactly as sent. */
-  source: string;
-  /** Config as stored: JSON text of the object as sent (key order kept). */
-  configJson: string;
-  formatted: boolean;
-  /** UTF-8 bytes of `source` plus `configJson`; what the history allowance counts. */
-  bytes: number;
-  /** SHA-256 over the source and the key-order-independent config; equal hash ⇒ identical save. */
-  contentHash: string;
-}
-
-export const EMPTY_CONFIG_JSON = "{}";
 
 /** A stored config's JSON text as the object it is (stored configs are always objects). */
 export function parseConfig(configJson: string): JsonObject {
@@ -28,14 +12,8 @@ export function parseConfig(configJson: string): JsonObject {
   return value;
 }
 
-export const contentHash = (source: string, configJson: string): Promise<string> =>
-  sha256Hex(`${source}\u0000${canonicalJson(parseConfig(configJson))}`);
-
 export const draftBytes = (source: string, configJson: string): number =>
   utf8Bytes(source) + utf8Bytes(configJson);
-
-/** Content hash of version 0, the empty draft every target has before its first save. */
-export const emptyContentHash = (): Promise<string> => contentHash("", EMPTY_CONFIG_JSON);
 
 /**
  * Formats a new draft's source and measures it. When formatting would push the

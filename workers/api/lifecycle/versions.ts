@@ -1,14 +1,13 @@
 // D1 side of the lifecycle: `hook_versions` is the authority for draft history.
 // Reads take the target's current generation from the WorkspaceObject, so rows a
 // reset left behind (before their deletion finished) are never shown.
-import { and, asc, desc, eq, gt, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, lt } from "drizzle-orm";
 import { database } from "../../../shared/db/client";
 import { hookResetEvents, hookVersions } from "../../../shared/db/schema-hooks";
 import { newId } from "../../../shared/ids";
 import type { JsonObject } from "../../../shared/json";
-import { type Channel, type PreparedDraft, parseConfig } from "./draft";
-
-export type VersionRow = typeof hookVersions.$inferSelect;
+import type { Channel, VersionRow } from "../../../durable-objects/workspace/rpc";
+import { parseConfig } from "./draft";
 
 /** One version's metadata (history lists leave out source and config). */
 export interface VersionMeta {
@@ -50,51 +49,6 @@ const inTarget = (workspaceUid: string, target: string, generation: number) =>
     eq(hookVersions.target, target),
     eq(hookVersions.generation, generation),
   );
-
-export interface NewVersion {
-  workspaceUid: string;
-  target: string;
-  generation: number;
-  number: number;
-  draft: PreparedDraft;
-  actor: string;
-  keyId: string;
-  channel: Channel;
-  note: string | null;
-  restoredFrom: number | null;
-  createdAt: string;
-}
-
-/**
- * Appends a version. Returns null when (workspace, target, generation, number)
- * already exists: the UNIQUE index refuses a second version with the same number.
- */
-export async function insertVersion(db: D1Database, v: NewVersion): Promise<VersionRow | null> {
-  const row = await database(db)
-    .insert(hookVersions)
-    .values({
-      id: newId("hv"),
-      workspaceUid: v.workspaceUid,
-      target: v.target,
-      generation: v.generation,
-      number: v.number,
-      source: v.draft.source,
-      config: v.draft.configJson,
-      formatted: v.draft.formatted,
-      bytes: v.draft.bytes,
-      contentHash: v.draft.contentHash,
-      actor: v.actor,
-      keyId: v.keyId,
-      channel: v.channel,
-      note: v.note,
-      restoredFrom: v.restoredFrom,
-      createdAt: v.createdAt,
-    })
-    .onConflictDoNothing()
-    .returning()
-    .get();
-  return row ?? null;
-}
 
 export async function getVersion(
   db: D1Database,
@@ -152,50 +106,6 @@ export async function versionsAfter(
     .orderBy(asc(hookVersions.number))
     .limit(q.limit)
     .all();
-}
-
-/** Per target and generation: the newest version's number and content hash, and the bytes of all its versions. */
-export interface StoredHead {
-  target: string;
-  generation: number;
-  version: number;
-  contentHash: string;
-  bytes: number;
-}
-
-/**
- * What D1 says about every target of a workspace; the WorkspaceObject rebuilds
- * its heads and history usage from this when it (re)starts.
- */
-export async function storedHeads(
-  db: D1Database,
-  workspaceUid: string,
-  target?: string,
-): Promise<StoredHead[]> {
-  const targetFilter = target === undefined ? sql`` : sql` and target = ${target}`;
-  const result = await database(db).all<{
-    target: string;
-    generation: number;
-    version: number;
-    content_hash: string;
-    bytes: number;
-  }>(sql`
-    select v.target, v.generation, v.number as version, v.content_hash, t.bytes
-    from hook_versions v
-    join (
-      select target, generation, max(number) as top, sum(bytes) as bytes
-      from hook_versions
-      where workspace_uid = ${workspaceUid}${targetFilter}
-      group by target, generation
-    ) t on v.target = t.target and v.generation = t.generation and v.number = t.top
-    where v.workspace_uid = ${workspaceUid}`);
-  return result.map((r) => ({
-    target: r.target,
-    generation: r.generation,
-    version: r.version,
-    contentHash: r.content_hash,
-    bytes: r.bytes,
-  }));
 }
 
 /**

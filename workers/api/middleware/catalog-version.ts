@@ -4,6 +4,7 @@
 // the plugin list the tool path keeps per isolate (call-plugins.ts). One middleware rather than a call in each
 // handler, so a new writer in these families cannot forget it. Hook lifecycle
 // routes under `/tools/{tool}/hook` change pointers, not the catalog.
+import { workspaceObject } from "../../../durable-objects/workspace/rpc";
 import { createMiddleware } from "hono/factory";
 import type { ApiEnv } from "../types";
 
@@ -29,6 +30,6 @@ export const catalogVersion = createMiddleware<ApiEnv>(async (c, next) => {
   await next();
   // Refusals (4xx) change nothing stored; a 5xx may have written part of its change.
   if (ws !== null && (c.res.status < 400 || c.res.status >= 500)) {
-    await c.env.WORKSPACE.getByName(ws).catalogChanged();
+    await workspaceObject(c.env, ws).catalogChanged();
   }
 });

@@ -1,3 +1,4 @@
+import { workspaceObject } from "../../../durable-objects/workspace/rpc";
 import type { Context } from "hono";
 import { ProblemException } from "../../../shared/http/problem";
 import type { QuotaRefusal } from "../../../shared/lifecycle/quota";
@@ -21,7 +22,7 @@ export function quotaProblem(refusal: QuotaRefusal, what: string): ProblemExcept
 const compilationCounter = (c: Context<ApiEnv>) => {
   const principal = c.get("principal");
   const holder = principal.kind === "platform" ? "platform" : principal.workspaceUid;
-  return { stub: c.env.WORKSPACE.getByName(holder), name: principal.keyId };
+  return { stub: workspaceObject(c.env, holder), name: principal.keyId };
 };
 
 /** Counts one compilation attempt for the calling key or user (attempts count, refused or not). */

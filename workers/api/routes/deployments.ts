@@ -3,6 +3,7 @@
 // base path. Generic over a resolver like draftRoutes and versionRoutes: tool adapters
 // (tool-console.ts, which adds `/test` and `/types`) and workspace files
 // (files.ts, which adds its own `/test`) mount the same routes.
+import { workspaceObject } from "../../../durable-objects/workspace/rpc";
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
@@ -48,7 +49,7 @@ const RollbackRequest = z
   .object({ revision: z.string().min(1).max(64), channel: z.enum(DEPLOY_CHANNELS).default("active") })
   .strict();
 
-const stubOf = (c: Context<ApiEnv>, t: { workspaceUid: string }) => c.env.WORKSPACE.getByName(t.workspaceUid);
+const stubOf = (c: Context<ApiEnv>, t: { workspaceUid: string }) => workspaceObject(c.env, t.workspaceUid);
 
 /**
  * A plugin with a `tool` hook: `tool({})` once, in a fresh sandbox, at deploy

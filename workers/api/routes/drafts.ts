@@ -8,10 +8,17 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { ProblemException } from "../../../shared/http/problem";
 import { type JsonObject, utf8Bytes } from "../../../shared/json";
-import { CHANNELS, type Channel, parseConfig, prepareDraft, storedDraft } from "../lifecycle/draft";
+import { parseConfig, prepareDraft, storedDraft } from "../lifecycle/draft";
 import { parseIfMatch } from "../lifecycle/etag";
-import { getVersion, type VersionRow } from "../lifecycle/versions";
-import type { Head, SaveDraftOutcome } from "../lifecycle/workspace-object";
+import { getVersion } from "../lifecycle/versions";
+import {
+  CHANNELS,
+  type Channel,
+  type Head,
+  type SaveDraftOutcome,
+  type VersionRow,
+  workspaceObject,
+} from "../../../durable-objects/workspace/rpc";
 import { LIMITS } from "../../../shared/limits";
 import { requireScope } from "../middleware/auth";
 import { jsonBody, limitBody, optionalJsonBody } from "../middleware/json-body";
@@ -50,7 +57,7 @@ const RestoreBody = z
   })
   .strict();
 
-const stubOf = (c: Context<ApiEnv>, workspaceUid: string) => c.env.WORKSPACE.getByName(workspaceUid);
+const stubOf = (c: Context<ApiEnv>, workspaceUid: string) => workspaceObject(c.env, workspaceUid);
 
 export interface DraftView {
   source: string;

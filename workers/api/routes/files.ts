@@ -3,6 +3,7 @@
 // draft/version, deployment and log routes, and the file test console
 // (file-test.ts), under `…/files/{path}` (the path URL-encoded as one segment,
 // `lib%2Fx.ts`).
+import { workspaceObject } from "../../../durable-objects/workspace/rpc";
 import { Hono } from "hono";
 import { describeRoute } from "hono-openapi";
 import { z } from "zod";
@@ -57,7 +58,7 @@ export const fileRoutes = new Hono<ApiEnv>().get(
     await requireWorkspace(database(c.env.DB), workspaceUid);
     const { limit, cursor, kind } = c.req.valid("query");
     const prefix = `${FILE_TARGET_PREFIX}${kind === undefined ? "" : KIND_FOLDER[kind]}`;
-    const rows = await c.env.WORKSPACE.getByName(workspaceUid).listTargets(workspaceUid, prefix, {
+    const rows = await workspaceObject(c.env, workspaceUid).listTargets(workspaceUid, prefix, {
       // The cursor is the last path of the previous page.
       after: cursor === undefined ? "" : `${FILE_TARGET_PREFIX}${cursor}`,
       limit: limit + 1,

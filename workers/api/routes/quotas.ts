@@ -1,6 +1,7 @@
 // `GET /v1/workspaces/{ws}/quotas`: the hourly quotas as they stand for the
 // caller: the workspace's draft saves and the caller's own compilations (per
 // API key, or per browser user).
+import { workspaceObject } from "../../../durable-objects/workspace/rpc";
 import { Hono } from "hono";
 import { database } from "../../../shared/db/client";
 import { requireScope } from "../middleware/auth";
@@ -29,7 +30,7 @@ export const quotaRoutes = new Hono<ApiEnv>().get(
     await requireWorkspace(database(c.env.DB), ws);
     const now = Date.now();
     const [usage, compilations] = await Promise.all([
-      c.env.WORKSPACE.getByName(ws).getUsage(ws, now),
+      workspaceObject(c.env, ws).getUsage(ws, now),
       compilationUsage(c, now),
     ]);
     return c.json({ saves: quotaView(usage.draftSaves), compilations: quotaView(compilations) });

@@ -2,6 +2,7 @@
 // first), one version, its diff against its predecessor, and `{base}/export`
 // (every version as one streamed JSON document). Generic over a resolver like
 // the draft routes (drafts.ts), and mounted beside them by app.ts.
+import { workspaceObject } from "../../../durable-objects/workspace/rpc";
 import { Hono } from "hono";
 import { ProblemException } from "../../../shared/http/problem";
 import { diffVersions } from "../lifecycle/diff";
@@ -31,7 +32,7 @@ export function versionRoutes(resolve: Resolver) {
             detail: "The cursor is not one this API returned.",
           });
         }
-        const head = await c.env.WORKSPACE.getByName(t.workspaceUid).getHead(t.workspaceUid, t.target);
+        const head = await workspaceObject(c.env, t.workspaceUid).getHead(t.workspaceUid, t.target);
         const rows = await listVersions(c.env.DB, {
           workspaceUid: t.workspaceUid,
           target: t.target,
@@ -84,7 +85,7 @@ export function versionRoutes(resolve: Resolver) {
       requireScope("hooks:read"),
       async (c) => {
         const t = await resolve(c);
-        const head = await c.env.WORKSPACE.getByName(t.workspaceUid).getHead(t.workspaceUid, t.target);
+        const head = await workspaceObject(c.env, t.workspaceUid).getHead(t.workspaceUid, t.target);
         const db = c.env.DB;
         const header = {
           format: "rayrun.hooks/export-v1",

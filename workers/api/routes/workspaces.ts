@@ -1,4 +1,5 @@
 // Workspaces (created with the platform key) and their API keys.
+import { workspaceObject } from "../../../durable-objects/workspace/rpc";
 import { Hono } from "hono";
 import { z } from "zod";
 import { sha256Hex } from "../../../shared/auth/keys";
@@ -120,7 +121,7 @@ export const workspaceRoutes = new Hono<ApiEnv>()
       const db = database(c.env.DB);
       // The gateway keeps resolved keys briefly; the WorkspaceObject's revoked-key
       // list is what refuses a revoked key before any dispatch.
-      const tellGateway = () => c.env.WORKSPACE.getByName(ws).revokeKey(id);
+      const tellGateway = () => workspaceObject(c.env, ws).revokeKey(id);
       const revoked = await revokeApiKey(db, ws, id, new Date().toISOString());
       if (!revoked) {
         const existing = await findApiKey(db, ws, id);

@@ -1,5 +1,6 @@
 // `…/files/{path}`: a workspace file as a lifecycle target, with the files'
 // rules: the path rules, the file compiler, and one owner per plugin name.
+import { workspaceObject } from "../../../durable-objects/workspace/rpc";
 import type { Context } from "hono";
 import { database } from "../../../shared/db/client";
 import { fileRevisionView } from "../../../shared/deploy/revisions";
@@ -67,7 +68,7 @@ export async function resolveFileTarget(c: Context<ApiEnv>): Promise<FileTarget>
 
 /** Whether a file has a saved draft or a deployment. */
 async function fileExists(c: Context<ApiEnv>, workspaceUid: string, path: string): Promise<boolean> {
-  const { head, pointers } = await c.env.WORKSPACE.getByName(workspaceUid).getHookState(
+  const { head, pointers } = await workspaceObject(c.env, workspaceUid).getHookState(
     workspaceUid,
     fileTarget(path),
   );

@@ -1,6 +1,7 @@
 // Moving a lifecycle target's deploy pointers: the WorkspaceObject moves them
 // (it owns the deployed-code allowance), every move is kept in the pointer
 // history, and a plugin's move changes what the tool-call path runs.
+import { workspaceObject } from "../../../durable-objects/workspace/rpc";
 import type { Context } from "hono";
 import { database } from "../../../shared/db/client";
 import { ProblemException } from "../../../shared/http/problem";
@@ -45,7 +46,7 @@ export async function movePointer(
   revision: { id: string; compiledBytes: number; generation: number },
   action: "deploy" | "rollback",
 ): Promise<void> {
-  const moved = await c.env.WORKSPACE.getByName(t.workspaceUid).setPointer(
+  const moved = await workspaceObject(c.env, t.workspaceUid).setPointer(
     t.target,
     channel,
     revision.id,
@@ -76,5 +77,5 @@ export async function movePointer(
  * cache the plugin list by catalog version: every move of one bumps it.
  */
 export async function pluginsChanged(c: Context<ApiEnv>, t: { workspaceUid: string; target: string }) {
-  if (isPluginTarget(t.target)) await c.env.WORKSPACE.getByName(t.workspaceUid).catalogChanged();
+  if (isPluginTarget(t.target)) await workspaceObject(c.env, t.workspaceUid).catalogChanged();
 }

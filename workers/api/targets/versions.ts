@@ -1,5 +1,6 @@
 // A target's saved versions as the compile, deploy and test routes need them:
 // loaded from the current generation, and compiled under the caller's quota.
+import { workspaceObject } from "../../../durable-objects/workspace/rpc";
 import type { Context } from "hono";
 import { ProblemException } from "../../../shared/http/problem";
 import type { Target } from "../../../shared/lifecycle/target";
@@ -33,7 +34,7 @@ export async function requireVersion(
   t: { workspaceUid: string; target: Target },
   number: number,
 ) {
-  const head = await c.env.WORKSPACE.getByName(t.workspaceUid).getHead(t.workspaceUid, t.target);
+  const head = await workspaceObject(c.env, t.workspaceUid).getHead(t.workspaceUid, t.target);
   const row =
     number > head.version
       ? null
@@ -48,7 +49,7 @@ export async function loadVersion(
   t: { workspaceUid: string; target: Target },
   version?: number,
 ) {
-  const head = await c.env.WORKSPACE.getByName(t.workspaceUid).getHead(t.workspaceUid, t.target);
+  const head = await workspaceObject(c.env, t.workspaceUid).getHead(t.workspaceUid, t.target);
   const number = version ?? head.version;
   if (number === 0) {
     throw new ProblemException({ code: "conflict", detail: "Nothing is saved yet: save a draft first." });

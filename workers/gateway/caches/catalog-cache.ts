@@ -6,6 +6,7 @@
 // compare tags in the round trip they make anyway (recheckDispatch,
 // discoveryView) and reload on a mismatch. The TTL only bounds how long a
 // writer that failed between its D1 write and its bump can leave a stale entry.
+import { workspaceObject, type WorkspaceBinding } from "../../../durable-objects/workspace/rpc";
 import type { AccessProfile } from "../../../shared/access";
 import { loadNamedCatalog, type CatalogService, type CatalogTool } from "../../../shared/services/catalog";
 import { readWorkspaceConfig, type WorkspaceConfig } from "../../../shared/config";
@@ -27,7 +28,7 @@ export interface WorkspaceCatalog {
   rateLimits: WorkspaceConfig["rateLimits"];
 }
 
-type CatalogEnv = Pick<Env, "DB" | "WORKSPACE">;
+type CatalogEnv = Pick<Env, "DB"> & WorkspaceBinding;
 
 /** Copies by workspace and profile, each served for KNOBS.catalogCacheMs after it was read. */
 const cache = boundedCache<string, WorkspaceCatalog>({
@@ -57,7 +58,7 @@ export async function workspaceCatalog(
   if (hit !== undefined && (options.version === undefined || hit.version === options.version)) {
     return { ...hit, fresh: false };
   }
-  const version = options.version ?? (await env.WORKSPACE.getByName(workspaceUid).catalogVersion());
+  const version = options.version ?? (await workspaceObject(env, workspaceUid).catalogVersion());
   const [loaded, config] = await Promise.all([
     loadNamedCatalog(env.DB, workspaceUid, profile),
     readWorkspaceConfig(env.DB, workspaceUid),

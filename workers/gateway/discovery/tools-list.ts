@@ -3,6 +3,7 @@
 // it has one and the accepted upstream definition otherwise; then the active
 // plugins' tools, by id,
 // never replacing an indexed tool or a protected id.
+import { workspaceObject } from "../../../durable-objects/workspace/rpc";
 import { ToolSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { DEFAULT_TOOL_RISK, decideAccess } from "../../../shared/access";
 import { callPlugins } from "../../../shared/plugins/call-plugins";
@@ -22,7 +23,7 @@ export async function discoverTools(
   workspaceUid: string,
   caller: Caller,
 ): Promise<DiscoveryAnswer> {
-  const view = await env.WORKSPACE.getByName(workspaceUid).discoveryView(caller.keyId);
+  const view = await workspaceObject(env, workspaceUid).discoveryView(caller.keyId);
   if (view.revoked) return { kind: "revoked" };
   // Read after the view, so the copy is at least as new as the view's catalog version.
   const catalog = await workspaceCatalog(env, workspaceUid, caller.profile, { version: view.catalog });

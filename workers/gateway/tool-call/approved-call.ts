@@ -2,6 +2,7 @@
 // runs them in its order). An approval binds the exact active revision and the
 // exact transformed call, so the repeat runs no hook: it sends the stored
 // call, once, under that revision, and refuses when either moved since.
+import { workspaceObject } from "../../../durable-objects/workspace/rpc";
 import { callHash, checkApprovalUse, consumeApproval, getApproval } from "../../../shared/approvals";
 import { isJsonObject, type JsonObject } from "../../../shared/json";
 import { schemaFailure } from "../../../shared/adapter/steps";
@@ -87,7 +88,7 @@ export async function dispatchApproved(
     return answered(refuse(call, meta, approval.revisionId));
   }
   await pipelineFaults.beforeDispatch?.(req);
-  const recheck = await env.WORKSPACE.getByName(req.workspaceUid).recheckDispatch(
+  const recheck = await workspaceObject(env, req.workspaceUid).recheckDispatch(
     target,
     approval.revisionId,
     req.caller.keyId,

@@ -1,6 +1,7 @@
 // What one `tools/call` is and what it answers, and what the steps of
 // tool-call.ts hand each other: each step returns the next step's input or
 // the call's answer, so no step reads another's state.
+import { type WorkspaceBinding } from "../../../durable-objects/workspace/rpc";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { AccessDecision } from "../../../shared/access";
 import type { JsonObject } from "../../../shared/json";
@@ -8,7 +9,7 @@ import type { RunMode } from "../../../shared/logs";
 import type { RelayCapabilities } from "../upstream/client-session";
 import type { RefusalMeta } from "../../../shared/mcp/tool-results";
 
-export type GatewayEnv = Pick<Env, "DB" | "CODE" | "WORKSPACE" | "RAYRUN_BOOTSTRAP_KEY">;
+export type GatewayEnv = Pick<Env, "DB" | "CODE" | "RAYRUN_BOOTSTRAP_KEY"> & WorkspaceBinding;
 
 export interface Caller {
   keyId: string;

@@ -1,6 +1,7 @@
 // An indexed tool's call as its steps see it (tool-call.ts, approved-call.ts):
 // fixed for the call, read by every step and changed by none. What a step
 // learns it returns; what it runs goes to the call's one Recorder.
+import { workspaceObject } from "../../../durable-objects/workspace/rpc";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Json, JsonObject } from "../../../shared/json";
 import type { Pointers } from "../../../shared/lifecycle/pointers";
@@ -137,7 +138,7 @@ export function answeredWithShadow(call: IndexedCall, answer: ToolCallAnswer, sh
 /** Whether the call's catalog is current: read for this call, or confirmed with one round trip. */
 export async function catalogCurrent(call: IndexedCall): Promise<boolean> {
   if (call.catalog.fresh) return true;
-  const current = await call.env.WORKSPACE.getByName(call.req.workspaceUid).catalogVersion();
+  const current = await workspaceObject(call.env, call.req.workspaceUid).catalogVersion();
   return current === call.catalog.version;
 }
 

@@ -4,6 +4,7 @@
 // before and after plugins' tool.execute.before, its `execute` runs in a fresh
 // sandbox that took it from its own call of `tool()`, and a failing `execute`
 // is a tool error (`plugin_tool_failed`). It refuses like the upstream path.
+import { workspaceObject } from "../../../durable-objects/workspace/rpc";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { DEFAULT_TOOL_RISK, decideAccess } from "../../../shared/access";
 import { consumeApproval } from "../../../shared/approvals";
@@ -218,7 +219,7 @@ export async function pluginToolAfter(
  */
 async function recheck(call: PluginToolCall): Promise<Answered | null> {
   const { env, req, catalog } = call;
-  const checked = await env.WORKSPACE.getByName(req.workspaceUid).recheckDispatch(
+  const checked = await workspaceObject(env, req.workspaceUid).recheckDispatch(
     call.target,
     call.plugin.revisionId,
     req.caller.keyId,

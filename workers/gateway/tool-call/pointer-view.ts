@@ -2,6 +2,7 @@
 // under: the isolate's copy when it has one (no round trip), else one read for
 // this call. The dispatch recheck confirms a copy, or sends the stages back
 // with the current pointers.
+import { workspaceObject } from "../../../durable-objects/workspace/rpc";
 import { rememberPointers, cachedPointers } from "../caches/pointer-cache";
 import type { Pointers } from "../../../shared/lifecycle/pointers";
 import { answered, type Answered, type Retry } from "./call-types";
@@ -24,7 +25,7 @@ export function cachedView(call: IndexedCall): PointerView | undefined {
 
 export async function readView(call: IndexedCall): Promise<PointerView> {
   const { env, req, target } = call;
-  const pointers = await env.WORKSPACE.getByName(req.workspaceUid).getPointers(target);
+  const pointers = await workspaceObject(env, req.workspaceUid).getPointers(target);
   rememberPointers(req.workspaceUid, target, pointers);
   return { pointers, fresh: true };
 }
@@ -36,7 +37,7 @@ export async function revisionGone(
   revisionId: string,
 ): Promise<Answered | Retry<PointerView>> {
   const { env, req, target } = call;
-  const recheck = await env.WORKSPACE.getByName(req.workspaceUid).recheckDispatch(
+  const recheck = await workspaceObject(env, req.workspaceUid).recheckDispatch(
     target,
     revisionId,
     req.caller.keyId,

@@ -20,6 +20,7 @@
 // hooks, and a plugin tool runs its `execute` instead of an upstream.
 // Every tool-level refusal is a CallToolResult with `_meta["rayrun/error"]`.
 // Shadow revisions run, and the call's run records are written, after the response.
+import { workspaceObject } from "../../../durable-objects/workspace/rpc";
 import { decideAccess } from "../../../shared/access";
 import { createApproval } from "../../../shared/approvals";
 import { schemaFailure, type StepRun } from "../../../shared/adapter/steps";
@@ -368,7 +369,7 @@ async function recheckAndDispatch(
     return answeredWithShadow(call, refused(call, decided, revisionId), shadow);
   }
   await pipelineFaults.beforeDispatch?.(req);
-  const recheck = await env.WORKSPACE.getByName(req.workspaceUid).recheckDispatch(
+  const recheck = await workspaceObject(env, req.workspaceUid).recheckDispatch(
     target,
     revisionId,
     req.caller.keyId,

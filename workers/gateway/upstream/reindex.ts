@@ -2,13 +2,14 @@
 // changed (`notifications/tools/list_changed`): the same index and review
 // rules as `POST …/services/{svc}/refresh`, run after the response, then the
 // workspace's catalog version is bumped so every isolate reads the new index.
+import { workspaceObject, type WorkspaceBinding } from "../../../durable-objects/workspace/rpc";
 import { database } from "../../../shared/db/client";
 import { indexTools } from "../../../shared/services/refresh";
 import type { ServiceRow } from "../../../shared/services/store";
 import { listUpstreamTools } from "../../../shared/services/upstream";
 
 export async function reindexService(
-  env: Pick<Env, "DB" | "WORKSPACE">,
+  env: Pick<Env, "DB"> & WorkspaceBinding,
   service: ServiceRow,
   bearerToken: string | null,
 ): Promise<void> {
@@ -28,5 +29,5 @@ export async function reindexService(
     });
     return;
   }
-  await env.WORKSPACE.getByName(service.workspaceUid).catalogChanged();
+  await workspaceObject(env, service.workspaceUid).catalogChanged();
 }

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { LIMITS } from "../../../../shared/limits";
 import { HOUR_MS, type QuotaRefusal } from "../../../../shared/lifecycle/quota";
 import { problemResponse } from "../../../../shared/http/problem";
-import type { WorkspaceObject } from "../../../../workers/api/durable-objects/workspace";
+import type { WorkspaceObject } from "../../../../durable-objects/workspace/object";
 import { chargeCompilation, quotaProblem } from "../../../../workers/api/middleware/quota";
 import { expectProblem, send, testApp } from "./app";
 

@@ -4,7 +4,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { WorkspaceObject } from "../../../../workers/api/durable-objects/workspace";
+import type { WorkspaceObject } from "../../../../durable-objects/workspace/object";
 import { storedDraft } from "../../../../workers/api/lifecycle/draft";
 import { LIMITS } from "../../../../shared/limits";
 import { createKey, createWorkspace, expectProblem, json } from "../../../helpers/api";

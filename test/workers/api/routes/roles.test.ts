@@ -7,7 +7,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { LIMITS } from "../../../../shared/limits";
-import type { WorkspaceObject } from "../../../../workers/api/durable-objects/workspace";
+import type { WorkspaceObject } from "../../../../durable-objects/workspace/object";
 import { createWorkspace, expectProblem, json } from "../../../helpers/api";
 import { asUser, type SignedIn, signIn } from "../../../helpers/session";
 import { record, runRecord } from "../../../shared/logs/harness";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Mutex } from "../../../../workers/api/durable-objects/mutex";
+import { Mutex } from "../../../durable-objects/workspace/mutex";
 
 describe("Mutex", () => {
   it("runs tasks one at a time across awaits, in call order, and a failure does not block the next", async () => {

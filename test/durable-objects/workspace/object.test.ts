@@ -1,13 +1,21 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { WorkspaceObject } from "../../../../workers/api/durable-objects/workspace";
-import { prepareDraft } from "../../../../workers/api/lifecycle/draft";
-import { fileTarget, toolTarget } from "../../../../shared/lifecycle/target";
-import { deleteTargetVersions, recordResetEvent } from "../../../../workers/api/lifecycle/versions";
-import { LIMITS } from "../../../../shared/limits";
-import { createWorkspace, expectProblem, json } from "../../../helpers/api";
-import { call, fixture, getHook, save, saveOk, versionRows, workspaceStub } from "../lifecycle/harness";
+import type { WorkspaceObject } from "../../../durable-objects/workspace/object";
+import { prepareDraft } from "../../../workers/api/lifecycle/draft";
+import { fileTarget, toolTarget } from "../../../shared/lifecycle/target";
+import { deleteTargetVersions, recordResetEvent } from "../../../workers/api/lifecycle/versions";
+import { LIMITS } from "../../../shared/limits";
+import { createWorkspace, expectProblem, json } from "../../helpers/api";
+import {
+  call,
+  fixture,
+  getHook,
+  save,
+  saveOk,
+  versionRows,
+  workspaceStub,
+} from "../../workers/api/lifecycle/harness";
 
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2031, 4, 6, 10, 0, 0);

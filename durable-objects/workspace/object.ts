@@ -1,19 +1,30 @@
 import { DurableObject } from "cloudflare:workers";
-import type { DiscoveryView, DispatchRecheck, LlmCallView } from "./recheck";
-import { emptyContentHash } from "../lifecycle/draft";
-import { draftEtag } from "../lifecycle/etag";
-import type { DeployChannel, Pointer, Pointers, SetPointerOutcome } from "../../../shared/lifecycle/pointers";
+import { LIMITS } from "../../shared/limits";
+import type { Pointer } from "../../shared/lifecycle/pointers";
 import {
   type AllowanceUsage,
   hourWindow,
   type QuotaCharge,
   retryAfterSeconds,
-} from "../../../shared/lifecycle/quota";
-import { insertVersion, storedHeads } from "../lifecycle/versions";
-import type { Head, ResetOutcome, SaveDraftOutcome, SaveDraftRequest } from "../lifecycle/workspace-object";
-import { LIMITS } from "../../../shared/limits";
+} from "../../shared/lifecycle/quota";
+import { draftEtag, emptyContentHash } from "./head";
+import { insertVersion, storedHeads } from "./history";
 import { Mutex } from "./mutex";
-import { type StoredHeadRow, WorkspaceState } from "./workspace-state";
+import type {
+  DeployChannel,
+  DiscoveryView,
+  DispatchRecheck,
+  Head,
+  LlmCallView,
+  Pointers,
+  ResetOutcome,
+  SaveDraftOutcome,
+  SaveDraftRequest,
+  SetPointerOutcome,
+  TargetRow,
+  WorkspaceRpc,
+} from "./rpc";
+import { type StoredHeadRow, WorkspaceStorage } from "./storage";
 
 const SAVES_BUCKET = "draft_saves";
 const compileBucket = (keyId: string) => `compile:${keyId}`;
@@ -26,8 +37,13 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * heads and history bytes are rebuilt from `hook_versions` when the object
  * (re)starts and whenever an insert finds its version number taken.
  */
-export class WorkspaceObject extends DurableObject<Env> {
-  readonly #state: WorkspaceState;
+/** The bindings the object itself uses. */
+export interface WorkspaceObjectEnv {
+  DB: D1Database;
+}
+
+export class WorkspaceObject extends DurableObject<WorkspaceObjectEnv> implements WorkspaceRpc {
+  readonly #state: WorkspaceStorage;
   /** Serializes saves and resets across their awaited D1 calls. */
   readonly #mutex = new Mutex();
   #reconciled: Promise<void> | null = null;
@@ -46,9 +62,9 @@ export class WorkspaceObject extends DurableObject<Env> {
     beforeDispatchRecheck?: (target: string) => Promise<void> | void;
   } = {};
 
-  constructor(ctx: DurableObjectState, env: Env) {
+  constructor(ctx: DurableObjectState, env: WorkspaceObjectEnv) {
     super(ctx, env);
-    this.#state = new WorkspaceState(ctx.storage.sql);
+    this.#state = new WorkspaceStorage(ctx.storage.sql);
   }
 
   /** The target's head (`{ generation, version }` and its ETag). */
@@ -72,7 +88,7 @@ export class WorkspaceObject extends DurableObject<Env> {
     workspaceUid: string,
     prefix: string,
     page: { after: string; limit: number },
-  ): Promise<{ target: string; head: Head; pointers: Pointers }[]> {
+  ): Promise<TargetRow[]> {
     await this.#ready(workspaceUid);
     const after = page.after < prefix ? prefix : page.after;
     return this.#state.targetsWithPrefix(prefix, after, page.limit).map((target) => ({

@@ -1,6 +1,6 @@
 // The WorkspaceObject's own SQLite storage: draft heads, quota windows,
-// deployment pointers and revoked keys. Every method is synchronous, so each
-// one is atomic.
+// deployment pointers and revoked keys, under a versioned schema. Every method
+// is synchronous, so each one is atomic.
 //
 // The gateway's per-call round trip (recheckDispatch) reads pointers, the
 // catalog version and a key's revocation on every tool call, so those reads
@@ -8,9 +8,9 @@
 // and each write below updates or drops the cached value in the same
 // synchronous step, so memory never disagrees with the tables. An evicted
 // object starts with empty caches.
-import { boundedCache, type LRUCache } from "../../../shared/cache";
-import { KNOBS } from "../../../shared/knobs";
-import type { DeployChannel, Pointer, Pointers } from "../../../shared/lifecycle/pointers";
+import { boundedCache, type LRUCache } from "../../shared/cache";
+import { KNOBS } from "../../shared/knobs";
+import type { DeployChannel, Pointer, Pointers } from "../../shared/lifecycle/pointers";
 
 export interface StoredHeadRow {
   target: string;
@@ -21,29 +21,63 @@ export interface StoredHeadRow {
   historyBytes: number;
 }
 
-const SCHEMA = `
-create table if not exists meta (key text primary key, value text not null);
-create table if not exists heads (
-  target text primary key,
-  generation integer not null,
-  version integer not null,
-  content_hash text not null,
-  history_bytes integer not null
-);
-create table if not exists quota_windows (
-  bucket text primary key,
-  window_start integer not null,
-  used integer not null
-);
-create table if not exists pointers (
-  target text not null,
-  channel text not null,
-  revision_id text not null,
-  bytes integer not null,
-  set_at text not null,
-  primary key (target, channel)
-);
-create table if not exists revoked_keys (key_id text primary key, revoked_at text not null);`;
+/**
+ * The object's SQLite schema, as an ordered list of migrations: entry `i`
+ * brings a database from version `i` to `i + 1`. Append only; never edit a
+ * shipped entry (objects in the field ran it). Version 1 is the schema objects
+ * had before the version row existed, written so that it also runs over those
+ * tables unchanged.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `create table if not exists meta (key text primary key, value text not null);
+   create table if not exists heads (
+     target text primary key,
+     generation integer not null,
+     version integer not null,
+     content_hash text not null,
+     history_bytes integer not null
+   );
+   create table if not exists quota_windows (
+     bucket text primary key,
+     window_start integer not null,
+     used integer not null
+   );
+   create table if not exists pointers (
+     target text not null,
+     channel text not null,
+     revision_id text not null,
+     bytes integer not null,
+     set_at text not null,
+     primary key (target, channel)
+   );
+   create table if not exists revoked_keys (key_id text primary key, revoked_at text not null);`,
+];
+
+/**
+ * Brings `sql` to `migrations.length`, recording the version in
+ * `schema_version`; returns the version it found. Refuses a database newer
+ * than this code (an older build rolled out over a newer one), so the object
+ * fails loudly instead of misreading rows.
+ */
+export function migrate(sql: SqlStorage, migrations: readonly string[] = MIGRATIONS): number {
+  sql.exec(
+    "create table if not exists schema_version (id integer primary key check (id = 1), version integer not null)",
+  );
+  const found =
+    sql.exec<{ version: number }>("select version from schema_version").toArray()[0]?.version ?? 0;
+  if (found > migrations.length)
+    throw new Error(
+      `WorkspaceObject storage is at schema version ${found}; this build knows ${migrations.length}`,
+    );
+  for (let version = found; version < migrations.length; version++) {
+    sql.exec(migrations[version] ?? "");
+    sql.exec(
+      "insert into schema_version (id, version) values (1, ?) on conflict (id) do update set version = excluded.version",
+      version + 1,
+    );
+  }
+  return found;
+}
 
 /** A cache of KNOBS.workspaceObjectCacheEntries; past it the least recently used is dropped (read again from SQL). */
 const objectCache = <V extends {}>() =>
@@ -69,7 +103,7 @@ type PointerRecord = {
   set_at: string;
 };
 
-export class WorkspaceState {
+export class WorkspaceStorage {
   /** Boxed: a missing key is remembered too. */
   readonly #meta = objectCache<{ value: string | null }>();
   /** Frozen, so a caller cannot change what the next read returns. */
@@ -77,7 +111,7 @@ export class WorkspaceState {
   readonly #revoked = objectCache<boolean>();
 
   constructor(private readonly sql: SqlStorage) {
-    sql.exec(SCHEMA);
+    migrate(sql);
   }
 
   getMeta(key: string): string | null {
