@@ -55,6 +55,10 @@ export default defineConfig(async () => {
             RAYRUN_BOOTSTRAP_KEY: BOOTSTRAP_KEY,
             TEST_MIGRATIONS: migrations,
             LOG_BATCH_MS: "0",
+            // Short leases: every deploy, revocation and catalog write waits out the leases
+            // isolates hold, and the suite makes thousands of them. The guarantee does not
+            // depend on the length (test/shared/lease/ runs it at other lengths too).
+            LEASE_MS: "200",
             ACCESS_TEAM_DOMAIN: ACCESS_TEAM,
             ACCESS_AUD,
             TEST_ACCESS_KEY: accessPrivate,

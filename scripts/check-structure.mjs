@@ -27,13 +27,13 @@ const DO_HOST = "workers/api/index.ts";
 
 /** Lower layers first; a `shared/` folder may import its own layer and the ones before it. */
 const LAYERS = [
-  ["(top)", "http", "sandbox"],
+  ["(top)", "http", "sandbox", "sim"],
   ["db", "mcp"],
   ["secrets", "contract", "files"],
   ["config"],
   ["lifecycle"],
   [DO],
-  ["logs", "adapter", "auth", "access", "approvals", "deploy", "services", "plugins", "llm"],
+  ["logs", "adapter", "auth", "access", "approvals", "deploy", "services", "plugins", "llm", "lease"],
 ];
 
 const ENTRIES = {

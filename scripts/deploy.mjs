@@ -10,6 +10,7 @@
 // gateway Worker to exist too; the first `wrangler secret put` on each Worker
 // creates it: docs/deploy.md.)
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ensureMeteredWasm } from "./meter-wasm.mjs";
@@ -77,6 +78,34 @@ export function deploySteps(argv) {
   return { steps, dryRun: rest.some((arg) => arg === "--dry-run" || arg === "--dry-run=true"), outdir };
 }
 
+/**
+ * Vars that only simulate a distant home on one machine (docs/architecture.md, "Distance,
+ * simulated"): deployed, every call to the WorkspaceObject, D1 and R2 would wait for nothing.
+ */
+const DEV_ONLY_VARS = ["SIM_HOME_RTT_MS", "SIM_COLOS", "SIM_COLO"];
+
+/** The dev-only vars a wrangler config's text sets, as keys anywhere (a [vars] table, an env's, inline). */
+export function devOnlyVars(text) {
+  const found = new Set();
+  for (const line of text.split("\n")) {
+    // What follows a `#` outside quotes is a comment.
+    const code = line.replace(/^((?:[^"'#]|"(?:[^"\\]|\\.)*"|'[^']*')*)#.*$/, "$1");
+    for (const name of DEV_ONLY_VARS)
+      if (new RegExp(`(?:^|[\\s{,.])["']?${name}["']?\\s*=`).test(code)) found.add(name);
+  }
+  return [...found];
+}
+
+/** Why the Workers' configs cannot be deployed (one line), or null; `read` gives a config's text. */
+export function simulationRefusal(read = (path) => readFileSync(path, "utf8")) {
+  for (const worker of WORKERS) {
+    const names = devOnlyVars(read(worker.config));
+    if (names.length > 0)
+      return `${worker.config} sets ${names.join(" and ")}, a dev-only simulation of distance (docs/architecture.md); remove ${names.length === 1 ? "it" : "them"} to deploy`;
+  }
+  return null;
+}
+
 /** What a failed real deploy most often needs (a dry run never reaches Cloudflare, so it gets none). */
 const HINT = {
   api: "on a first deploy, set RAYRUN_BOOTSTRAP_KEY on both Workers before deploying (docs/deploy.md, step 4)",
@@ -87,6 +116,11 @@ function main() {
   const plan = deploySteps(process.argv.slice(2));
   if (plan.error) {
     console.error(`deploy: ${plan.error}`);
+    process.exit(2);
+  }
+  const refusal = simulationRefusal();
+  if (refusal !== null) {
+    console.error(`deploy: ${refusal}`);
     process.exit(2);
   }
   // Both Workers bundle the sandbox's metered wasm (`npm ci` writes it; this covers --ignore-scripts).

@@ -7,9 +7,20 @@ import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { join } from "node:path";
+import { dirname, isAbsolute, join, resolve as resolvePath } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
 import { ensureMeteredWasm } from "./meter-wasm.mjs";
+
+/** The repository root: the product Workers' configs and the paths in them are relative to it. */
+const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
+const API_CONFIG = "wrangler.toml";
+const GATEWAY_CONFIG = "workers/gateway/wrangler.toml";
+
+// The simulation's vars come from startDevServer's options alone: wrangler lets the environment
+// override the vars a config declares, so the shell's are left out of every wrangler's.
+const SIM_VARS = new Set(["SIM_HOME_RTT_MS", "SIM_COLOS", "SIM_COLO"]);
+const shellEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !SIM_VARS.has(name)));
 
 // Without CLOUDFLARE_CF_FETCH_ENABLED=false every miniflare instance downloads the `Request.cf`
 // object from workers.cloudflare.com at start and, offline, prints a stack trace; its built-in
@@ -17,7 +28,7 @@ import { ensureMeteredWasm } from "./meter-wasm.mjs";
 // CLOUDFLARE_CF_FETCH_ENABLED=true still wins.
 /** The built web console; the api Worker serves console/dist as its static assets. */
 const CONSOLE_INDEX = "console/dist/index.html";
-const wranglerEnv = { CLOUDFLARE_CF_FETCH_ENABLED: "false", ...process.env, WRANGLER_SEND_METRICS: "false" };
+const wranglerEnv = { CLOUDFLARE_CF_FETCH_ENABLED: "false", ...shellEnv, WRANGLER_SEND_METRICS: "false" };
 
 /** How long wrangler gets to shut down its workerd after SIGTERM before its process group is killed. */
 const STOP_GRACE_MS = 5000;
@@ -163,6 +174,103 @@ function localVars(stateDir) {
   return path;
 }
 
+/** The keys of a wrangler config whose values are paths, relative to the config's folder. */
+const PATH_KEYS = /^(\s*(?:main|migrations_dir|directory|base_dir|tsconfig)\s*=\s*)"([^"]*)"/;
+
+/**
+ * A product Worker's config as a copy in another folder can use: its paths made absolute.
+ * The copy is made from the committed file on every start, so it follows that file's edits.
+ */
+function relocatedConfig(config) {
+  const from = join(REPO, dirname(config));
+  const text = readFileSync(join(REPO, config), "utf8");
+  return text
+    .split("\n")
+    .map((line) => {
+      const path = PATH_KEYS.exec(line);
+      if (path === null || isAbsolute(path[2])) return line;
+      return `${path[1]}${JSON.stringify(resolvePath(from, path[2]))}${line.slice(path[0].length)}`;
+    })
+    .join("\n");
+}
+
+const GENERATED = "# Written by scripts/dev-server.mjs for one local run; a copy, never committed.\n";
+
+/**
+ * `text` (a wrangler config) with `vars` added to its [vars] table, or to a new one at its end.
+ * They go in the config rather than an env file: wrangler takes from env files only the keys a
+ * config declares when it has a [secrets] table, as both product Workers' configs do.
+ */
+function withVars(text, vars) {
+  const lines = Object.entries(vars).map(([key, value]) => `${key} = ${JSON.stringify(value)}`);
+  const table = /^\s*\[vars\]\s*(#.*)?$/m;
+  if (table.test(text)) return text.replace(table, (header) => [header, ...lines].join("\n"));
+  return [text, "", "[vars]", ...lines, ""].join("\n");
+}
+
+/**
+ * Gateway colo `n`: the gateway's config, with SIM_COLO so that its /__sim/stats says which colo it
+ * is, and from 2 up under the name `rayrun-gateway-<n>`. Only the top-level `name` (before the first
+ * table) is the Worker's; the tables' `name`s (rate limits, bindings) stay.
+ */
+function coloConfig(n, vars) {
+  let topLevel = true;
+  const text = relocatedConfig(GATEWAY_CONFIG)
+    .split("\n")
+    .map((line) => {
+      if (/^\s*\[/.test(line)) topLevel = false;
+      return n > 1 && topLevel && /^\s*name\s*=/.test(line) ? `name = "rayrun-gateway-${n}"` : line;
+    })
+    .join("\n");
+  return GENERATED + withVars(text, { ...vars, SIM_COLO: String(n) });
+}
+
+/**
+ * The api Worker's config for a simulated run: /__sim/* reaches the Worker before the console's
+ * assets, and each gateway colo from 2 up is a service binding GATEWAY_<n> (TOML lets an array
+ * of tables continue after other tables).
+ */
+function apiConfig(colos, vars) {
+  const text = relocatedConfig(API_CONFIG).replace(/^(\s*run_worker_first\s*=\s*\[)/m, '$1"/__sim/*", ');
+  const bindings = [];
+  for (let n = 2; n <= colos; n++)
+    bindings.push(`\n[[services]]\nbinding = "GATEWAY_${n}"\nservice = "rayrun-gateway-${n}"\n`);
+  return `${GENERATED}${withVars(text, vars)}${bindings.join("")}`;
+}
+
+/** The most gateway colos one wrangler dev runs: each is a whole gateway Worker in the same workerd. */
+const MAX_COLOS = 16;
+
+/** Throws before anything starts when the simulation's options make no sense. */
+function checkSimOptions(simHomeRttMs, colos) {
+  if (!Number.isInteger(colos) || colos < 1 || colos > MAX_COLOS)
+    throw new RangeError(`colos (SIM_COLOS) must be a whole number from 1 to ${MAX_COLOS}, not ${colos}`);
+  if (simHomeRttMs !== undefined && !(Number.isFinite(simHomeRttMs) && simHomeRttMs >= 0))
+    throw new RangeError(
+      `simHomeRttMs (SIM_HOME_RTT_MS) must be a number of milliseconds ≥ 0, not ${simHomeRttMs}`,
+    );
+}
+
+/**
+ * The product Workers' configs, the api Worker's first (it serves the port). Without the simulated
+ * distance (docs/architecture.md, "Distance, simulated"), the committed ones; with it, copies
+ * written into `stateDir`/sim: the api Worker's and one per gateway colo, each with its vars.
+ */
+function productConfigs(stateDir, simHomeRttMs, colos) {
+  if (simHomeRttMs === undefined && colos === 1) return [API_CONFIG, GATEWAY_CONFIG];
+  const dir = join(stateDir, "sim");
+  mkdirSync(dir, { recursive: true });
+  const vars = simHomeRttMs === undefined ? {} : { SIM_HOME_RTT_MS: String(simHomeRttMs) };
+  const write = (name, text) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+  const configs = [write("api.toml", apiConfig(colos, vars))];
+  for (let n = 1; n <= colos; n++) configs.push(write(`gateway-${n}.toml`, coloConfig(n, vars)));
+  return configs;
+}
+
 /**
  * `observability: false` turns off wrangler's local trace collector and data explorer: the collector
  * streams a trace of every invocation (each request, Durable Object call and outbound fetch) to
@@ -176,7 +284,12 @@ function localVars(stateDir) {
  * `buildConsole: "always"` rebuilds the web console (console/dist, served as the api Worker's static
  * assets) before wrangler starts; "if-missing", the default, builds it only when there is no build yet,
  * so servers started side by side (tests) never rebuild a directory another one is serving.
- * @param {{ port: number, stateDir: string, devVarsPath: string, stdio?: "inherit" | "ignore", observability?: boolean, logLevel?: "info" | "warn", envFiles?: string[], buildConsole?: "always" | "if-missing", signal?: AbortSignal }} options
+ * `simHomeRttMs` (milliseconds, 0 included; undefined: off) sets SIM_HOME_RTT_MS on every product
+ * Worker: each of their awaits on the WorkspaceObject, D1 or R2 first waits that long, and
+ * `GET /__sim/stats` answers. `colos` (default 1) runs the gateway as that many Workers,
+ * rayrun-gateway, rayrun-gateway-2, …, each its own isolate with its own caches; the api Worker
+ * hands /mcp/*, /llm/* and /__sim/* to colo n when a request carries `x-rayrun-colo: n`.
+ * @param {{ port: number, stateDir: string, devVarsPath: string, stdio?: "inherit" | "ignore", observability?: boolean, logLevel?: "info" | "warn", envFiles?: string[], buildConsole?: "always" | "if-missing", simHomeRttMs?: number, colos?: number, signal?: AbortSignal }} options
  */
 export async function startDevServer({
   port,
@@ -187,11 +300,14 @@ export async function startDevServer({
   logLevel = "info",
   envFiles = [],
   buildConsole = "if-missing",
+  simHomeRttMs,
+  colos = 1,
   signal,
 }) {
   const ports = devServerPorts(port);
   const invalid = ports.find((p) => !Number.isInteger(p.port) || p.port < 1 || p.port > 65_535);
   if (invalid) throw new RangeError(`port ${invalid.port} (${invalid.use}) is not a valid TCP port`);
+  checkSimOptions(simHomeRttMs, colos);
   // Checked up front: wrangler only fails on a taken port after its slow start-up, and a port
   // already answering /v1/limits (another `npm start`) would pass the readiness checks below.
   const taken = [];
@@ -226,6 +342,8 @@ export async function startDevServer({
 
   try {
     const { key, created } = ensureBootstrapKey(devVarsPath);
+    // Written once this process owns `stateDir`: wrangler reloads when a config it serves changes.
+    const configs = productConfigs(stateDir, simHomeRttMs, colos);
     // One writer per state directory: every workerd opens the SQLite files under its
     // --persist-to (cache, D1, Durable Objects) and two processes creating them at once fail
     // with SQLITE_BUSY. The migrations finish before the product Workers open `stateDir`, and
@@ -267,13 +385,10 @@ export async function startDevServer({
     if (status !== 0) throw new Error("applying local D1 migrations failed");
     // stop() signals process groups by id: the finished migration's id may be reused later.
     children.splice(children.indexOf(migrate), 1);
-    const product = wrangler(
+    const workers = wrangler(
       [
         "dev",
-        "-c",
-        "wrangler.toml",
-        "-c",
-        "workers/gateway/wrangler.toml",
+        ...configs.flatMap((config) => ["-c", config]),
         "--port",
         String(port),
         "--env-file",
@@ -291,7 +406,7 @@ export async function startDevServer({
     const upstreamUrl = `http://127.0.0.1:${port + 1}`;
     // The provider's root: each `/<id>` under it is a separate fake (OpenAI base URL `<id>/v1`, Anthropic `<id>`).
     const providerUrl = `http://127.0.0.1:${port + 2}`;
-    await waitFor(`${url}/v1/limits`, product, 120, signal);
+    await waitFor(`${url}/v1/limits`, workers, 120, signal);
     await waitFor(`${upstreamUrl}/demo/_calls`, upstream, 120, signal);
     await waitFor(`${providerUrl}/demo/_received`, provider, 120, signal);
     return {
@@ -300,7 +415,7 @@ export async function startDevServer({
       providerUrl,
       key,
       createdKey: created,
-      children: [upstream, provider, product],
+      children: [upstream, provider, workers],
       stop,
     };
   } catch (error) {

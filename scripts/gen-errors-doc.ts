@@ -38,6 +38,7 @@ type PlainToolCode =
   | "approval_required"
   | "revision_changed"
   | "key_revoked"
+  | "workspace_unavailable"
   | "upstream_unavailable"
   | "upstream_timeout"
   | "failed"
@@ -99,6 +100,11 @@ export const TOOL_REFUSALS = {
   key_revoked: {
     means: "The API key was revoked while the call ran; nothing was sent",
     action: "Use another key.",
+  },
+  workspace_unavailable: {
+    means:
+      "The gateway holds no current lease on the workspace's deployments and keys, and the workspace's home did not answer; nothing was sent",
+    action: "Send the call again shortly.",
   },
   upstream_unavailable: {
     means: "The upstream MCP server could not be reached or did not answer usably",

@@ -2,13 +2,18 @@
 // `npm start`: local D1 migrations, a bootstrap key in .dev.vars, both Workers
 // on one port (PORT, default 8787) and the demo upstream MCP server and demo
 // LLM provider (echo) beside them. RAYRUN_STATE_DIR and RAYRUN_DEV_VARS move the
-// local state and the key file (tests use throw-away ones).
+// local state and the key file (tests use throw-away ones). SIM_HOME_RTT_MS and SIM_COLOS
+// simulate the distance to a workspace's home (docs/architecture.md, "Distance, simulated").
 import { PortInUseError, StateInUseError, startDevServer } from "./dev-server.mjs";
 import { seedDemo } from "./seed-demo.mjs";
 
 const port = Number(process.env.PORT ?? 8787);
 const stateDir = process.env.RAYRUN_STATE_DIR ?? ".wrangler/state";
 const devVarsPath = process.env.RAYRUN_DEV_VARS ?? ".dev.vars";
+/** A number from the environment, or `fallback` when it is unset or empty (startDevServer checks it). */
+const numberFromEnv = (name, fallback) => (process.env[name]?.trim() ? Number(process.env[name]) : fallback);
+const simHomeRttMs = numberFromEnv("SIM_HOME_RTT_MS", undefined);
+const colos = numberFromEnv("SIM_COLOS", 1);
 
 const abort = new AbortController();
 const starting = startDevServer({
@@ -16,6 +21,8 @@ const starting = startDevServer({
   stateDir,
   devVarsPath,
   buildConsole: "always",
+  simHomeRttMs,
+  colos,
   signal: abort.signal,
 });
 let stopping = false;
@@ -73,6 +80,18 @@ function hint(error) {
   return "";
 }
 
+/** The banner's line about the simulated distance, when SIM_HOME_RTT_MS or SIM_COLOS asks for it. */
+function simLine(base) {
+  if (simHomeRttMs === undefined && colos === 1) return "";
+  const parts = [];
+  if (simHomeRttMs !== undefined)
+    parts.push(`each WorkspaceObject, D1 and R2 call waits ${simHomeRttMs} ms (SIM_HOME_RTT_MS)`);
+  if (colos > 1)
+    parts.push(`gateway colos 1 to ${colos} (SIM_COLOS), picked with the header x-rayrun-colo: <n>`);
+  const stats = simHomeRttMs === undefined ? "" : `; counters: curl -s ${base}/__sim/stats`;
+  return `\n  simulated distance: ${parts.join("; ")}${stats}`;
+}
+
 /** What `npm start` prints once everything answers: URLs, keys and curl examples. */
 function readyBanner(server, demo) {
   const base = `http://localhost:${port}`;
@@ -106,7 +125,7 @@ function readyBanner(server, demo) {
     ? `\n  sign in as the demo workspace's admin (the link works once): ${base}${link.pathname}${link.hash}`
     : "";
   return `
-Rayrun Hooks console: ${base}/${signIn}
+Rayrun Hooks console: ${base}/${signIn}${simLine(base)}
   bootstrap key: ${server.key}   (${server.createdKey ? "new, written to" : "from"} ${devVarsPath})
   demo upstream MCP server: ${server.upstreamUrl}/demo/mcp
   demo LLM provider (echo): OpenAI base URL ${server.providerUrl}/demo/v1

@@ -21,8 +21,6 @@ export const KNOBS = {
   catalogCacheEntries: 1024,
   /** Age of a catalog copy; version tags invalidate it sooner (this covers a writer that failed to bump). */
   catalogCacheMs: 60_000,
-  /** Deployment pointers kept, per workspace and target; a stale one costs one re-run of the stages. */
-  pointerCacheEntries: 4096,
   /** Revision rows kept; small and immutable (contract, config, stages). */
   revisionMetaCacheEntries: 1024,
   /** Compiled revision code kept, in UTF-8 bytes; dozens of revisions at LIMITS.compiledBytes each. */
@@ -51,6 +49,41 @@ export const KNOBS = {
 
   /** Entries of each of its memory caches (meta, pointers, revoked keys); a dropped one is read from SQL. */
   workspaceObjectCacheEntries: 4096,
+
+  // Leases on a workspace's view (durable-objects/workspace/lease.ts, shared/lease/).
+
+  /**
+   * Lease length. It is how long a deploy, rollback, reset, revocation or
+   * catalog write may wait before it returns while isolates hold leases, and
+   * how often each busy isolate renews (in the background, at
+   * leaseRenewAtFraction of it): 5 s keeps a deploy's wait short enough to sit
+   * through, and renewals per isolate near 0.3 per second, which a busy
+   * workspace's call rate dwarfs.
+   */
+  leaseMs: 5000,
+  /** A held lease is renewed in the background once this fraction of it has passed. */
+  leaseRenewAtFraction: 0.6,
+  /**
+   * Added to a write's wait past the last lease's end: covers the two clocks'
+   * rate difference over one lease (parts per million of 5 s) and timer
+   * granularity, with room to spare.
+   */
+  leaseMarginMs: 50,
+  /**
+   * CPU the isolate may have spent since its clock last moved outside the
+   * sandbox's own count (the gateway's JSON, validation and glue between two
+   * I/O events); a lease must outlast the clock by this much to be used.
+   */
+  leaseClockSlackMs: 25,
+  /** Workspaces whose lease one isolate keeps. */
+  leaseEntries: 4096,
+  /** Workspace config copies kept, one per workspace and catalog version (older versions age out). */
+  configCacheEntries: 1024,
+  /**
+   * How long a revoked key stays in the leased view: past the age of an
+   * isolate's resolved key (principalCacheMs), D1 refuses it on resolution.
+   */
+  revokedKeyHorizonMs: 120_000,
 
   // The sandbox's memory images (shared/sandbox/images.ts). Expanded images count outside
   // LIMITS.sandboxImageBytes, which bounds the images themselves.

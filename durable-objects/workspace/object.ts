@@ -7,15 +7,15 @@ import {
   type QuotaCharge,
   retryAfterSeconds,
 } from "../../shared/lifecycle/quota";
+import { KNOBS } from "../../shared/knobs";
 import { draftEtag, emptyContentHash } from "./head";
 import { insertVersion, storedHeads } from "./history";
+import { LeaseBook } from "./lease";
 import { Mutex } from "./mutex";
 import type {
   DeployChannel,
-  DiscoveryView,
-  DispatchRecheck,
   Head,
-  LlmCallView,
+  Lease,
   Pointers,
   ResetOutcome,
   SaveDraftOutcome,
@@ -23,6 +23,7 @@ import type {
   SetPointerOutcome,
   TargetRow,
   WorkspaceRpc,
+  WorkspaceView,
 } from "./rpc";
 import { type StoredHeadRow, WorkspaceStorage } from "./storage";
 
@@ -40,6 +41,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** The bindings the object itself uses. */
 export interface WorkspaceObjectEnv {
   DB: D1Database;
+  /** Lease length in ms for test runs that want short ones; KNOBS.leaseMs when absent. */
+  LEASE_MS?: string;
 }
 
 export class WorkspaceObject extends DurableObject<WorkspaceObjectEnv> implements WorkspaceRpc {
@@ -58,13 +61,15 @@ export class WorkspaceObject extends DurableObject<WorkspaceObjectEnv> implement
   /** Test seams; never set in production. */
   faults: {
     afterVersionInsert?: () => Promise<void> | void;
-    /** Runs inside `recheckDispatch` before it reads the pointer (e.g. a concurrent deploy). */
-    beforeDispatchRecheck?: (target: string) => Promise<void> | void;
   } = {};
+
+  readonly #leases: LeaseBook;
 
   constructor(ctx: DurableObjectState, env: WorkspaceObjectEnv) {
     super(ctx, env);
     this.#state = new WorkspaceStorage(ctx.storage.sql);
+    const leaseMs = Number(env.LEASE_MS ?? "");
+    this.#leases = new LeaseBook(this.#state, leaseMs > 0 ? leaseMs : KNOBS.leaseMs);
   }
 
   /** The target's head (`{ generation, version }` and its ETag). */
@@ -233,14 +238,14 @@ export class WorkspaceObject extends DurableObject<WorkspaceObjectEnv> implement
    * and, when `generation` is given, the target is still at the generation the
    * revision was made in (a reset that landed meanwhile wins: its history is gone).
    */
-  setPointer(
+  async setPointer(
     target: string,
     channel: DeployChannel,
     revisionId: string,
     bytes: number,
     now: number = Date.now(),
     generation?: number,
-  ): SetPointerOutcome {
+  ): Promise<SetPointerOutcome> {
     const current = this.#head(target).generation;
     if (generation !== undefined && generation !== current) {
       return { ok: false, reset: { generation: current } };
@@ -261,14 +266,21 @@ export class WorkspaceObject extends DurableObject<WorkspaceObjectEnv> implement
       };
     }
     this.#state.putPointer(target, channel, pointer);
-    return { ok: true, pointers: this.#state.pointers(target), previous, deployedCodeBytes: after };
+    const pointers = this.#state.pointers(target);
+    await this.#leases.changed();
+    return { ok: true, pointers, previous, deployedCodeBytes: after };
   }
 
   /** Removes a pointer (e.g. `DELETE …/hook/shadow`); returns what it pointed at. */
-  dropPointer(target: string, channel: DeployChannel): { dropped: Pointer | null; pointers: Pointers } {
+  async dropPointer(
+    target: string,
+    channel: DeployChannel,
+  ): Promise<{ dropped: Pointer | null; pointers: Pointers }> {
     const dropped = this.#state.pointers(target)[channel];
     this.#state.deletePointer(target, channel);
-    return { dropped, pointers: this.#state.pointers(target) };
+    const pointers = this.#state.pointers(target);
+    if (dropped !== null) await this.#leases.changed();
+    return { dropped, pointers };
   }
 
   /**
@@ -277,8 +289,9 @@ export class WorkspaceObject extends DurableObject<WorkspaceObjectEnv> implement
    * target's `hook_versions` rows below `generation` (deleteTargetVersions) and
    * its revisions, and records the reset event.
    */
-  resetTarget(workspaceUid: string, target: string): Promise<ResetOutcome> {
-    return this.#mutex.run(async () => {
+  async resetTarget(workspaceUid: string, target: string): Promise<ResetOutcome> {
+    // The lease wait runs after the mutex is released: saves need not queue behind it.
+    const outcome = await this.#mutex.run(async () => {
       await this.#ready(workspaceUid);
       const head = this.#head(target);
       const next: StoredHeadRow = {
@@ -302,6 +315,8 @@ export class WorkspaceObject extends DurableObject<WorkspaceObjectEnv> implement
         deployedCodeBytesReleased: deployedBefore - this.#state.deployedCodeBytes(),
       };
     });
+    await this.#leases.changed();
+    return outcome;
   }
 
   /** Allowance and quota usage of the workspace (for limits views and tests). */
@@ -322,66 +337,44 @@ export class WorkspaceObject extends DurableObject<WorkspaceObjectEnv> implement
     };
   }
 
-  /** Adds a key to the workspace's revoked-key list (idempotent). */
-  revokeKey(keyId: string, now: number = Date.now()): void {
+  /** Adds a key to the workspace's revoked-key list (idempotent: a repeat still waits out older leases). */
+  async revokeKey(keyId: string, now: number = Date.now()): Promise<void> {
     this.#state.revoke(keyId, iso(this.clock(now)));
+    await this.#leases.changed();
   }
 
   isKeyRevoked(keyId: string): boolean {
     return this.#state.isRevoked(keyId);
   }
 
-  /**
-   * The gateway's one round trip immediately before dispatch: the key is not
-   * revoked and `target`'s active revision is still `expectedActive` (null: no
-   * adapter). Returns the current pointers either way (shadow runs use them).
-   */
-  async recheckDispatch(
-    target: string,
-    expectedActive: string | null,
-    keyId: string,
-  ): Promise<DispatchRecheck> {
-    await this.faults.beforeDispatchRecheck?.(target);
-    const pointers = this.#state.pointers(target);
-    const catalog = this.catalogVersion();
-    if (this.#state.isRevoked(keyId)) return { ok: false, code: "key_revoked", pointers, catalog };
-    if ((pointers.active?.revisionId ?? null) !== expectedActive)
-      return { ok: false, code: "revision_changed", pointers, catalog };
-    return { ok: true, pointers, catalog };
-  }
-
-  /** The workspace's catalog version (see DispatchRecheck). */
+  /** The workspace's catalog version (see WorkspaceView). */
   catalogVersion(): number {
     return Number(this.#state.getMeta("catalog_version") ?? "0");
   }
 
   /** Called by every writer of catalog data, after its D1 write; returns the new version. */
-  catalogChanged(): number {
+  async catalogChanged(): Promise<number> {
     const next = this.catalogVersion() + 1;
     this.#state.setMeta("catalog_version", String(next));
+    await this.#leases.changed();
     return next;
   }
 
   /**
-   * Revocation of `keyId` (null: a platform caller, never revoked), the
-   * pointers of the request hook's file target, and the catalog version.
+   * The hot paths' lease: the view as it is now, for the lease length. Keys
+   * revoked longer ago than KNOBS.revokedKeyHorizonMs are left out: no isolate
+   * still holds them resolved, and D1 refuses them.
    */
-  llmCallView(keyId: string | null, hookTarget: string | null): LlmCallView {
-    return {
-      revoked: keyId !== null && this.#state.isRevoked(keyId),
-      hook: hookTarget === null ? null : this.#state.pointers(hookTarget),
+  grantLease(): Lease {
+    const ms = this.#leases.grant();
+    const since = iso(Date.now() - KNOBS.revokedKeyHorizonMs);
+    const view: WorkspaceView = {
+      epoch: this.#leases.epoch,
       catalog: this.catalogVersion(),
+      pointers: this.#state.allPointers(),
+      revoked: this.#state.revokedSince(since),
     };
-  }
-
-  /** Revocation of `keyId` and every target's pointers, for `tools/list`. */
-  discoveryView(keyId: string): DiscoveryView {
-    const pointers: Record<string, Pointers> = {};
-    const rows = this.ctx.storage.sql
-      .exec<{ target: string }>("select distinct target from pointers")
-      .toArray();
-    for (const { target } of rows) pointers[target] = this.#state.pointers(target);
-    return { revoked: this.#state.isRevoked(keyId), pointers, catalog: this.catalogVersion() };
+    return { view, ms };
   }
 
   #head(target: string): StoredHeadRow {

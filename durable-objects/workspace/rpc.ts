@@ -82,31 +82,28 @@ export interface TargetRow {
 }
 
 /**
- * The gateway's one round trip before dispatch: the revision recheck and the
- * key's revocation, together. `catalog` is the workspace's catalog version:
- * bumped after every change of what the gateway reads about tools (services,
- * tools, review, access profiles, gateway settings, secrets), so an isolate's
- * cached catalog can be checked in the same round trip.
+ * What the hot paths recheck, as one immutable value: every target's
+ * pointers, the keys revoked recently enough that an isolate may still hold
+ * them resolved, and the catalog version (services, tools, review, access
+ * profiles, gateway settings, secrets, config and plugin pointers). `epoch`
+ * grows with every write that changes any of it.
  */
-export type DispatchRecheck =
-  | { ok: true; pointers: Pointers; catalog: number }
-  | { ok: false; code: "revision_changed" | "key_revoked"; pointers: Pointers; catalog: number };
-
-/** What the LLM proxy needs from the object in one round trip per call. */
-export interface LlmCallView {
-  revoked: boolean;
-  /** The request hook file's pointers (null: no hook runs on this call). */
-  hook: Pointers | null;
-  /** The catalog version the isolate's plugin list is kept under. */
+export interface WorkspaceView {
+  epoch: number;
   catalog: number;
+  pointers: Readonly<Record<string, Pointers>>;
+  revoked: readonly string[];
 }
 
-/** What `tools/list` needs from the object in one round trip. */
-export interface DiscoveryView {
-  revoked: boolean;
-  /** Pointers of every target that has one, by target. */
-  pointers: Record<string, Pointers>;
-  catalog: number;
+/**
+ * The view, granted for `ms` from when the object answered. The holder counts
+ * `ms` from before it asked, so its lease ends no later than the object's
+ * record of it; a write that changes the view returns only once every lease
+ * granted before it has ended (plus a margin).
+ */
+export interface Lease {
+  view: WorkspaceView;
+  ms: number;
 }
 
 /** Every method a caller may invoke on a workspace's object, as the object answers it. */
@@ -127,6 +124,9 @@ export interface WorkspaceRpc {
   compilationUsage(keyId: string, now: number): { used: number; limit: number; resetAt: string };
   getUsage(workspaceUid: string, now: number): Promise<AllowanceUsage>;
   getPointers(target: string): Pointers;
+  /** The hot paths' lease on the workspace's view (see `Lease`). */
+  grantLease(): Lease;
+  // Writes that change the view return once every older lease has ended.
   setPointer(
     target: string,
     channel: DeployChannel,
@@ -134,15 +134,15 @@ export interface WorkspaceRpc {
     bytes: number,
     now?: number,
     generation?: number,
-  ): SetPointerOutcome;
-  dropPointer(target: string, channel: DeployChannel): { dropped: Pointer | null; pointers: Pointers };
-  revokeKey(keyId: string, now?: number): void;
+  ): Promise<SetPointerOutcome>;
+  dropPointer(
+    target: string,
+    channel: DeployChannel,
+  ): Promise<{ dropped: Pointer | null; pointers: Pointers }>;
+  revokeKey(keyId: string, now?: number): Promise<void>;
   isKeyRevoked(keyId: string): boolean;
-  recheckDispatch(target: string, expectedActive: string | null, keyId: string): Promise<DispatchRecheck>;
   catalogVersion(): number;
-  catalogChanged(): number;
-  llmCallView(keyId: string | null, hookTarget: string | null): LlmCallView;
-  discoveryView(keyId: string): DiscoveryView;
+  catalogChanged(): Promise<number>;
 }
 
 /** The binding both Workers declare (`WORKSPACE`), typed by the contract rather than by the class. */

@@ -148,6 +148,17 @@ export class WorkspaceStorage {
     remember(this.#revoked, keyId, true);
   }
 
+  /** Keys revoked at or after `since` (ISO-8601), oldest first. */
+  revokedSince(since: string): string[] {
+    return this.sql
+      .exec<{ key_id: string }>(
+        "select key_id from revoked_keys where revoked_at >= ? order by revoked_at, key_id",
+        since,
+      )
+      .toArray()
+      .map((row) => row.key_id);
+  }
+
   head(target: string): StoredHeadRow | null {
     const row = this.sql
       .exec<HeadRecord>(
@@ -227,6 +238,14 @@ export class WorkspaceStorage {
       cached = remember(this.#pointers, target, Object.freeze(read));
     }
     return { active: cached.active, shadow: cached.shadow };
+  }
+
+  /** Pointers of every target that has one, by target. */
+  allPointers(): Record<string, Pointers> {
+    const out: Record<string, Pointers> = {};
+    const rows = this.sql.exec<{ target: string }>("select distinct target from pointers").toArray();
+    for (const { target } of rows) out[target] = this.pointers(target);
+    return out;
   }
 
   putPointer(target: string, channel: DeployChannel, pointer: Pointer): void {

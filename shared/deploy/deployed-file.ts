@@ -3,12 +3,13 @@
 // revision a channel points at; D1 holds its metadata (exports, config) and R2
 // its code. Revisions are immutable, so loaded ones are cached in the isolate
 // by revision id (bounded, like the gateway's adapter revisions).
-import { workspaceObject, type WorkspaceBinding } from "../../durable-objects/workspace/rpc";
+import type { WorkspaceBinding } from "../../durable-objects/workspace/rpc";
+import { leasedView } from "../lease/view";
 import { getRevision, revisionExports } from "./revisions";
 import { boundedCache } from "../cache";
 import type { JsonObject } from "../json";
 import { KNOBS } from "../knobs";
-import type { DeployChannel, Pointer, Pointers } from "../lifecycle/pointers";
+import { NO_POINTERS, type DeployChannel, type Pointer, type Pointers } from "../lifecycle/pointers";
 import { fileTarget } from "../lifecycle/target";
 import { parseFilePath, type FileKind } from "../files/paths";
 
@@ -65,8 +66,8 @@ export async function loadFileRevision(
 
 /**
  * The revision `channel` (default active) of a file points at, or null when
- * the file has none. One WorkspaceObject round trip for the pointer (the
- * authority), then the cached revision.
+ * the file has none: the pointer from the isolate's lease on the workspace's
+ * view (a trip home only without one), then the cached revision.
  */
 export async function loadDeployedFile(
   env: Pick<Env, "DB" | "CODE"> & WorkspaceBinding,
@@ -75,7 +76,8 @@ export async function loadDeployedFile(
   channel: DeployChannel = "active",
 ): Promise<DeployedFile | null> {
   if (!parseFilePath(path).ok) return null;
-  const pointers = await workspaceObject(env, workspaceUid).getPointers(fileTarget(path));
+  const { view } = await leasedView(env, workspaceUid);
+  const pointers = view.pointers[fileTarget(path)] ?? NO_POINTERS;
   return pointedRevision(env, workspaceUid, path, pointers[channel]);
 }
 

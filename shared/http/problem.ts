@@ -26,6 +26,8 @@ const PROBLEMS = {
   request_hook_failed: { status: 422, title: "The request hook failed; nothing was sent to the provider" },
   approval_required: { status: 422, title: "A host call of the request hook needs an approval" },
   provider_not_configured: { status: 424, title: "The workspace has no usable provider for this endpoint" },
+  // 4xx for the same reason: nothing was checked, so nothing may be resent blindly either.
+  workspace_unavailable: { status: 424, title: "The workspace's current state could not be confirmed" },
   precondition_required: { status: 428, title: "If-Match is required" },
   rate_limited: { status: 429, title: "Quota exhausted" },
   internal_error: { status: 500, title: "Internal error" },
@@ -88,6 +90,11 @@ export const PROBLEM_GUIDE = {
     means:
       "The route, or a resource in the workspace (service, tool, version, revision, key, user, secret, approval), does not exist",
     action: "Check the path and the ids in it; list the resources to find the right one.",
+  },
+  workspace_unavailable: {
+    means:
+      "The gateway holds no current lease on the workspace's deployments and keys, and the workspace's home did not answer; nothing ran and nothing was sent",
+    action: "Try again shortly; it clears as soon as the workspace's home answers.",
   },
   workspace_not_found: {
     means: "The workspace in the path does not exist (only the platform key can name one that does not)",

@@ -18,6 +18,9 @@ export interface Pointers {
   shadow: Pointer | null;
 }
 
+/** A target with no deployment. */
+export const NO_POINTERS: Pointers = Object.freeze({ active: null, shadow: null });
+
 export type SetPointerOutcome =
   | { ok: true; pointers: Pointers; previous: Pointer | null; deployedCodeBytes: number }
   | { ok: false; refusal: AllowanceRefusal }

@@ -22,6 +22,7 @@ import { isJsonObject, type Json } from "../json";
 import type { LoopPolicy } from "../config/loops";
 import { HostCallError, runModuleExport, type HostCall } from "../sandbox";
 import { NAMESPACE, NESTED_LAMBDA_EXTENSIONS } from "./hook-extensions";
+import { FUEL_PER_MS } from "../sandbox/fuel";
 import { neutralToAnthropic } from "./anthropic";
 import { forwardToProvider } from "./forward";
 import type { HostApprovalGate } from "./host-approvals";
@@ -29,14 +30,7 @@ import { describeHostCall, HOST_CALL_FORBIDDEN, HostCallPolicy } from "./host-po
 import { neutralToOpenai } from "./openai";
 import { validateNeutralRequest } from "./request";
 
-/**
- * Fuel per millisecond of a request hook's `timeout_ms` (and of what is left
- * of it for a nested lambda). The default 5000 ms buys exactly
- * LIMITS.fuelPerInvocation. Measured in workerd (docs/request-hooks.md, "Fuel
- * calibration"): 200 units take 0.01–0.25 ms of CPU, so a hook's CPU work
- * always stops well inside its `timeout_ms`.
- */
-export const FUEL_PER_MS = 200;
+export { FUEL_PER_MS };
 
 export interface HostContext {
   env: Pick<Env, "DB" | "CODE" | "RAYRUN_BOOTSTRAP_KEY"> & WorkspaceBinding;

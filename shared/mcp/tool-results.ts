@@ -13,6 +13,13 @@ export interface RefusalMeta {
   approvalId?: string;
 }
 
+/** No lease on the workspace's view and no answer from its home: the call is refused before anything runs. */
+export const WORKSPACE_UNAVAILABLE: RefusalMeta = {
+  code: "workspace_unavailable",
+  message:
+    "The workspace's current deployments and keys could not be confirmed; nothing was sent. Retry shortly.",
+};
+
 /** A tool-level refusal: an error result the model can read, with a stable code for programs. */
 export function refusal(meta: RefusalMeta): CallToolResult {
   return {

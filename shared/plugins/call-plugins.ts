@@ -6,8 +6,9 @@
 // read of their own on every call.
 import { type WorkspaceBinding } from "../../durable-objects/workspace/rpc";
 import { boundedCache } from "../cache";
-import { readWorkspaceConfig } from "../config";
 import { KNOBS } from "../knobs";
+import { configAt } from "../lease/config";
+import { leasedView } from "../lease/view";
 import type { WorkspaceConfig } from "../config/schema";
 import { activePlugins, type DeployedPlugin } from "./discovery";
 
@@ -39,8 +40,8 @@ export const isPluginTarget = (target: string): boolean => target.startsWith("fi
 
 /**
  * The workspace's active plugins, in order, for a call at catalog `version`:
- * the isolate's list when it is at that version and young, else read (one
- * WorkspaceObject round trip and the config). Never throws: a failed read logs
+ * the isolate's list when it is at that version and young, else built from
+ * the lease's pointers and the config at that version. Never throws: a failed read logs
  * and runs the call without plugins (plugins fail open).
  */
 export async function callPlugins(
@@ -51,8 +52,11 @@ export async function callPlugins(
   const hit = pluginCache.get(workspaceUid);
   if (hit !== undefined && hit.version === version) return hit.set;
   try {
-    const config = await readWorkspaceConfig(env.DB, workspaceUid);
-    const set: PluginSet = { plugins: await activePlugins(env, workspaceUid, config), config };
+    const [config, { view }] = await Promise.all([
+      configAt(env, workspaceUid, version),
+      leasedView(env, workspaceUid),
+    ]);
+    const set: PluginSet = { plugins: await activePlugins(env, workspaceUid, config, view.pointers), config };
     pluginCache.set(workspaceUid, { version, set });
     return set;
   } catch (error) {

@@ -4,15 +4,14 @@
 // name. A plugin's name is its file name without folder and extension
 // (`plugins/redact.ts` → `redact`).
 //
-// Caching: the pointers are the WorkspaceObject's, so they are read on every
-// call (one round trip that lists every plugin target with its pointers);
-// revisions are immutable, so their code and hook names come from the
-// isolate's revision cache (`loadFileRevision`, keyed by revision id).
-import { workspaceObject, type WorkspaceBinding } from "../../durable-objects/workspace/rpc";
+// The pointers come from the caller's lease on the workspace's view (every
+// plugin target's pointers are in it); revisions are immutable, so their code
+// and hook names come from the isolate's revision cache (`loadFileRevision`,
+// keyed by revision id).
 import type { WorkspaceConfig } from "../config/schema";
 import { loadFileRevision } from "../deploy/deployed-file";
 import { parseFilePath } from "../files/paths";
-import { KNOBS } from "../knobs";
+import type { Pointers } from "../lifecycle/pointers";
 
 export interface DeployedPlugin {
   /** `redact` for `plugins/redact.ts`. */
@@ -31,28 +30,20 @@ export const withHook = (plugins: readonly DeployedPlugin[], hook: string): Depl
 
 const TARGET_PREFIX = "file:plugins/";
 
-/** Every plugin with an active deployment, in pipeline order. */
+/** Every plugin with an active deployment among `pointers` (every target's, by target), in pipeline order. */
 export async function activePlugins(
-  env: Pick<Env, "DB" | "CODE"> & WorkspaceBinding,
+  env: Pick<Env, "DB" | "CODE">,
   workspaceUid: string,
   config: WorkspaceConfig,
+  pointers: Readonly<Record<string, Pointers>>,
 ): Promise<DeployedPlugin[]> {
-  const stub = workspaceObject(env, workspaceUid);
   const active: { path: string; name: string; revisionId: string }[] = [];
-  let after = "";
-  for (;;) {
-    const page = await stub.listTargets(workspaceUid, TARGET_PREFIX, { after, limit: KNOBS.pluginListPage });
-    for (const { target, pointers } of page) {
-      const pointer = pointers.active;
-      if (pointer === null) continue;
-      const path = target.slice("file:".length);
-      const parsed = parseFilePath(path);
-      if (!parsed.ok || parsed.value.kind !== "plugin") continue;
-      active.push({ path, name: parsed.value.name, revisionId: pointer.revisionId });
-    }
-    const last = page.at(-1);
-    if (page.length < KNOBS.pluginListPage || last === undefined) break;
-    after = last.target;
+  for (const [target, { active: pointer }] of Object.entries(pointers)) {
+    if (pointer === null || !target.startsWith(TARGET_PREFIX)) continue;
+    const path = target.slice("file:".length);
+    const parsed = parseFilePath(path);
+    if (!parsed.ok || parsed.value.kind !== "plugin") continue;
+    active.push({ path, name: parsed.value.name, revisionId: pointer.revisionId });
   }
   const loaded = await Promise.all(
     active.map(async ({ path, name, revisionId }) => {

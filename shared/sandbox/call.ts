@@ -8,6 +8,7 @@
 // restored state. A call that awaits a host capability parks its state while
 // it waits and has it written back before it continues (Residency).
 import type { JSPromiseState, QuickJSDeferredPromise, QuickJSHandle } from "quickjs-emscripten-core";
+import { noteCpuMs } from "../clock";
 import { utf8Bytes, type Json } from "../json";
 import { LIMITS } from "../limits";
 import type { ApiFunction, Base } from "./base";
@@ -15,7 +16,7 @@ import { classify, describeError, type ErrorDescription } from "./classify";
 import type { DirectResult } from "./direct-call";
 import { nearMemoryCap, type Instance } from "./instance";
 import { cancelled, fail, SandboxFailure } from "./failure";
-import { FUEL, FuelMeter, type HeapGauge } from "./fuel";
+import { FUEL, FUEL_PER_MS, FuelMeter, type HeapGauge } from "./fuel";
 import { LogCollector } from "./logs";
 import { randomState } from "./seed";
 import type { HostBinding, Vm } from "./vm";
@@ -485,7 +486,9 @@ export class Call implements HostBinding {
         if (!(error instanceof SandboxFailure)) throw error;
       }
     }
-    return this.fuelSpent();
+    const spent = this.fuelSpent();
+    noteCpuMs(spent / FUEL_PER_MS);
+    return spent;
   }
 
   /**

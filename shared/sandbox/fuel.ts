@@ -17,6 +17,15 @@ import type { Instance } from "./instance";
 import { QUICKJS_POLL_RESET } from "./layout";
 import { armNativeTurns, nativeTurnsLeft, takeForcedPoll } from "./native-meter";
 
+/**
+ * Fuel per millisecond of a hook's time (a request hook's `timeout_ms`, what is
+ * left of it for a nested lambda, a plugin hook's bound). The default 5000 ms buys exactly
+ * LIMITS.fuelPerInvocation. Measured in workerd (docs/request-hooks.md, "Fuel
+ * calibration"): 200 units take 0.01–0.25 ms of CPU, so a hook's CPU work
+ * always stops well inside its `timeout_ms`.
+ */
+export const FUEL_PER_MS = 200;
+
 export const FUEL = {
   /** Interpreter steps between polls once the counter is found. */
   pollInterval: 512,

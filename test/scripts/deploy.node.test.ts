@@ -3,6 +3,7 @@
 // without a Cloudflare account, api Worker first.
 import { afterAll, describe, expect, it } from "vitest";
 import { deploySteps, readFile, removeDir, REPO, runDeploy, splitArgs, tempDir } from "./deploy-run.mjs";
+import { devOnlyVars, simulationRefusal } from "./sim-run.mjs";
 
 describe("the deploy plan", () => {
   it("builds the console, then deploys the api Worker, then the gateway, each with the flags given", () => {
@@ -50,6 +51,39 @@ describe("the deploy plan", () => {
       expect(splitArgs(args), args.join(" ")).toHaveProperty("error");
     }
     expect(splitArgs(["--outdir"])).toEqual({ error: "--outdir needs a directory" });
+  });
+});
+
+describe("the simulated distance's vars", () => {
+  it("are found wherever a config sets them, and nowhere else", () => {
+    expect(devOnlyVars('[vars]\nLOG_BATCH_MS = "200"\nSIM_HOME_RTT_MS = "50"\n')).toEqual([
+      "SIM_HOME_RTT_MS",
+    ]);
+    expect(devOnlyVars('[env.staging.vars]\n"SIM_COLOS" = "3"')).toEqual(["SIM_COLOS"]);
+    expect(devOnlyVars('vars = { SIM_HOME_RTT_MS = "0", SIM_COLOS = "2" }')).toEqual([
+      "SIM_HOME_RTT_MS",
+      "SIM_COLOS",
+    ]);
+    expect(devOnlyVars("vars.SIM_HOME_RTT_MS = 10")).toEqual(["SIM_HOME_RTT_MS"]);
+    expect(
+      devOnlyVars('# SIM_HOME_RTT_MS = "50": dev only\nA = "#" # SIM_COLOS = 3\nSIM_HOME_RTT_MSX = 1'),
+    ).toEqual([]);
+  });
+
+  it("refuse a deploy, naming the config and the var in one line", () => {
+    const configs: Record<string, string> = {
+      "wrangler.toml": '[vars]\nLOG_BATCH_MS = "200"\n',
+      "workers/gateway/wrangler.toml": '[vars]\nSIM_COLOS = "3"\n',
+    };
+    const refusal = simulationRefusal((path) => configs[path] ?? "");
+    expect(refusal).toMatch(/^workers\/gateway\/wrangler\.toml sets SIM_COLOS, a dev-only simulation/);
+    expect(refusal).not.toContain("\n");
+    configs["wrangler.toml"] += 'SIM_HOME_RTT_MS = "50"\n';
+    expect(simulationRefusal((path) => configs[path] ?? "")).toMatch(/^wrangler\.toml sets SIM_HOME_RTT_MS/);
+  });
+
+  it("are set by neither committed config", () => {
+    expect(simulationRefusal()).toBeNull();
   });
 });
 

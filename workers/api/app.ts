@@ -1,7 +1,8 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { notFoundHandler } from "../../shared/http/not-found";
 import { ProblemException, problemResponse } from "../../shared/http/problem";
+import { SIM_COLO_HEADER, simStats } from "../../shared/sim/distance";
 import { catalogVersion } from "./middleware/catalog-version";
 import { accessProfileRoutes } from "./routes/access-profiles";
 import { approvalRoutes } from "./routes/approvals";
@@ -30,6 +31,31 @@ import { resolveFileTarget, resolveToolDeployTarget, resolveToolTarget } from ".
 import type { ApiEnv } from "./types";
 
 export const app = new Hono<ApiEnv>();
+
+/**
+ * The gateway a request goes to: GATEWAY, or with the dev-only `x-rayrun-colo: n` header the
+ * colo `npm start` runs as GATEWAY_n (SIM_COLOS; docs/architecture.md, "Distance, simulated").
+ * An unknown colo is refused rather than quietly served by another one.
+ */
+function toGateway(c: Context<ApiEnv>): Promise<Response> | Response {
+  const colo = c.req.header(SIM_COLO_HEADER);
+  if (colo === undefined || colo === "1") return c.env.GATEWAY.fetch(c.req.raw);
+  const binding: unknown = /^[1-9][0-9]{0,3}$/.test(colo) ? Reflect.get(c.env, `GATEWAY_${colo}`) : undefined;
+  if (typeof binding === "object" && binding !== null && "fetch" in binding)
+    return (binding as Fetcher).fetch(c.req.raw);
+  return problemResponse({
+    code: "invalid_request",
+    detail: `${SIM_COLO_HEADER}: ${JSON.stringify(colo)} names no gateway colo; npm start with SIM_COLOS=<n> runs colos 1 to n.`,
+  });
+}
+
+// Dev-only, first so that it costs nothing otherwise: with SIM_HOME_RTT_MS set, this isolate's
+// counters, or a gateway colo's with x-rayrun-colo; unset, the 404 any unknown path gets.
+app.all("/__sim/*", (c) => {
+  if (c.req.header(SIM_COLO_HEADER) !== undefined) return toGateway(c);
+  const stats = c.req.method === "GET" && c.req.path === "/__sim/stats" ? simStats("api", c.env) : null;
+  return stats === null ? c.notFound() : c.json(stats);
+});
 
 app.use("/v1/workspaces/*", catalogVersion);
 
@@ -71,9 +97,9 @@ app.route(FILE, targetLogRoutes(resolveFileTarget));
 app.route(FILE, fileTestRoutes);
 app.route(FILE, fileTypesRoutes);
 
-// Locally one port serves everything: the data plane lives in the gateway Worker.
-app.all("/mcp/*", (c) => c.env.GATEWAY.fetch(c.req.raw));
-app.all("/llm/*", (c) => c.env.GATEWAY.fetch(c.req.raw));
+// Locally one port serves everything: the data plane lives in the gateway Worker (or its colos).
+app.all("/mcp/*", toGateway);
+app.all("/llm/*", toGateway);
 
 app.notFound(notFoundHandler(app));
 

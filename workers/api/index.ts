@@ -1,9 +1,15 @@
+import { countRequest, withSimulatedDistance } from "../../shared/sim/distance";
 import { app } from "./app";
 import { scheduled } from "./cron";
 
 export { WorkspaceObject } from "../../durable-objects/workspace/object";
 
+// The env is wrapped here and nowhere else: with SIM_HOME_RTT_MS set (dev only), every await on
+// the WorkspaceObject, D1 or R2 waits first; unset, withSimulatedDistance returns `env` itself.
 export default {
-  fetch: app.fetch,
-  scheduled,
+  fetch: (request, env, ctx) => {
+    countRequest();
+    return app.fetch(request, withSimulatedDistance(env), ctx);
+  },
+  scheduled: (controller, env, ctx) => scheduled(controller, withSimulatedDistance(env), ctx),
 } satisfies ExportedHandler<Env>;

@@ -1,7 +1,8 @@
 import { Hono, type Context } from "hono";
 import { notFoundHandler } from "../../shared/http/not-found";
 import { problemResponse } from "../../shared/http/problem";
-import { authenticateCaller } from "./auth";
+import { simStats } from "../../shared/sim/distance";
+import { admitOnLease, authenticateCaller } from "./auth";
 import { BENCH_RELAY_PATH, benchRelay } from "./bench-relay";
 import { llmRoutes } from "./llm";
 import { serveMcp } from "./mcp/endpoint";
@@ -11,6 +12,13 @@ import { listenMcp } from "./mcp/listen";
 // The data plane. It imports the sandbox and hook contracts, never the compiler:
 // `npm run check:gateway` fails the build if esbuild reaches this bundle.
 export const gateway = new Hono<{ Bindings: Env }>();
+
+// Dev-only, first so that it costs nothing otherwise: with SIM_HOME_RTT_MS set, this isolate's
+// counters (docs/architecture.md, "Distance, simulated"); unset, the 404 any unknown path gets.
+gateway.all("/__sim/*", (c) => {
+  const stats = c.req.method === "GET" && c.req.path === "/__sim/stats" ? simStats("gateway", c.env) : null;
+  return stats === null ? c.notFound() : c.json(stats);
+});
 
 // Before /mcp/:ws, which would read "_bench" as a workspace (uids start with "ws_").
 gateway.post(BENCH_RELAY_PATH, benchRelay);
@@ -30,9 +38,12 @@ const mcpRoute =
     const refused = hostRefusal(c.req.raw, mcpHosts(c.env));
     if (refused !== null) return problemResponse(refused);
     const ws = c.req.param("ws");
+    const receivedAt = Date.now();
     const auth = await authenticateCaller(c.env, c.req.header("authorization"), ws);
     if (!auth.ok) return problemResponse(auth.problem);
-    return serve(c.req.raw, c.env, c.executionCtx, ws, auth);
+    const leased = await admitOnLease(c.env, ws, auth, (p) => c.executionCtx.waitUntil(p));
+    if (!leased.ok) return problemResponse(leased.problem);
+    return serve(c.req.raw, c.env, c.executionCtx, ws, { ...auth, view: leased.view, receivedAt });
   };
 
 gateway.post("/mcp/:ws", mcpRoute(serveMcp));

@@ -1,10 +1,11 @@
 // Who is calling the gateway. Keys are resolved from D1 and kept in the
 // isolate for a short time (a key's scopes and profile never change).
-// Revocation is always asked of the WorkspaceObject: in the per-call round
-// trip before an upstream dispatch, in the LLM proxy's per-call round trip
-// before its hooks (`llmCallState`), and before anything else runs on the other
-// routes (`keyRevoked`), so the cache never outlives a revocation.
-import { workspaceObject, type WorkspaceBinding } from "../../durable-objects/workspace/rpc";
+// Revocation is decided on the isolate's lease on the workspace's view
+// (`admitOnLease`), on every route before anything runs, and again right before
+// an upstream dispatch; a revocation returns to its caller only once every
+// older lease has ended, so the key cache never outlives it.
+import type { WorkspaceBinding, WorkspaceView } from "../../durable-objects/workspace/rpc";
+import { LeaseUnavailable, leasedView } from "../../shared/lease/view";
 import { keyProfile, DEFAULT_PROFILE } from "../../shared/access";
 import { bearerToken } from "../../shared/auth/keys";
 import { allows, type Principal } from "../../shared/auth/principal";
@@ -64,7 +65,7 @@ export const REVOKED: Problem = {
  * The caller of `/mcp/{ws}` or `/llm/{ws}/…` with `tools:call` for an existing
  * workspace, or the problem to answer (401, 403, 404 workspace_not_found).
  * Revocation is not decided here: the isolate's copy of a key may be up to
- * KNOBS.principalCacheMs old; see `keyRevoked`.
+ * KNOBS.principalCacheMs old; see `admitOnLease`.
  */
 export async function authenticateCaller(
   env: { DB: D1Database; RAYRUN_BOOTSTRAP_KEY: string },
@@ -107,39 +108,62 @@ export async function authenticateCaller(
   };
 }
 
+/** A caller past both halves of admission, with the view it was admitted on. */
+export interface Admitted {
+  caller: Caller;
+  platform: boolean;
+  view: WorkspaceView;
+  /** When admission began (isolate clock). */
+  receivedAt: number;
+}
+
+/** The answer when no lease can be had and the workspace's home does not answer. */
+export const UNAVAILABLE: Problem = {
+  code: "workspace_unavailable",
+  detail: "The workspace's current deployments and keys could not be confirmed; nothing ran. Retry shortly.",
+};
+
 /**
- * The 401 to answer when the caller's key has been revoked, asked of the
- * workspace's Durable Object (the one authority every gateway route uses, so a
- * revocation holds from the next request), or null. The platform key is never
- * revoked this way.
+ * The second half of admission, decided on the isolate's lease on the
+ * workspace's view (no trip home while it holds): a revoked key is refused
+ * with 401 here, before anything runs, on every route. The platform key is
+ * never revoked this way. `waitUntil` renews a lease past its renewal point
+ * after the response.
  */
-export async function keyRevoked(
+export async function admitOnLease(
   env: WorkspaceBinding,
   workspaceUid: string,
   admitted: { caller: Caller; platform: boolean },
-): Promise<Problem | null> {
-  if (admitted.platform) return null;
-  const revoked = await workspaceObject(env, workspaceUid).isKeyRevoked(admitted.caller.keyId);
-  return revoked ? REVOKED : null;
+  waitUntil?: (promise: Promise<unknown>) => void,
+): Promise<{ ok: true; view: WorkspaceView } | { ok: false; problem: Problem }> {
+  let leased;
+  try {
+    leased = await leasedView(env, workspaceUid, waitUntil);
+  } catch (error) {
+    if (error instanceof LeaseUnavailable) return { ok: false, problem: UNAVAILABLE };
+    throw error;
+  }
+  if (!admitted.platform && leased.view.revoked.includes(admitted.caller.keyId))
+    return { ok: false, problem: REVOKED };
+  return { ok: true, view: leased.view };
 }
 
 /**
  * Off the tool-call hot path: the key is still unrevoked, and the workspace's
- * catalog as it is now (confirmed against the object's version, not an
- * isolate copy), asked of the WorkspaceObject in one round.
+ * catalog at the lease's catalog version (an isolate copy at that version, or
+ * read afresh).
  */
 export async function currentCatalog(
   env: Pick<Env, "DB"> & WorkspaceBinding,
   workspaceUid: string,
   admitted: { caller: Caller; platform: boolean },
 ): Promise<{ ok: true; catalog: WorkspaceCatalog } | { ok: false; problem: Problem }> {
-  const [revoked, version] = await Promise.all([
-    keyRevoked(env, workspaceUid, admitted),
-    workspaceObject(env, workspaceUid).catalogVersion(),
-  ]);
-  if (revoked !== null) return { ok: false, problem: revoked };
+  const admission = await admitOnLease(env, workspaceUid, admitted);
+  if (!admission.ok) return admission;
   return {
     ok: true,
-    catalog: await workspaceCatalog(env, workspaceUid, admitted.caller.profile, { version }),
+    catalog: await workspaceCatalog(env, workspaceUid, admitted.caller.profile, {
+      version: admission.view.catalog,
+    }),
   };
 }

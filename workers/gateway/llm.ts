@@ -6,7 +6,7 @@
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
-import { readWorkspaceConfig } from "../../shared/config";
+import { LeaseUnavailable } from "../../shared/lease/view";
 import { LOOP_NAME_PATTERN, MAIN_LOOP } from "../../shared/config/pre-llm-hook";
 import type { ProviderName } from "../../shared/config/providers";
 import { isJsonMediaType, SEND_JSON } from "../../shared/http/media-type";
@@ -25,8 +25,7 @@ import { turnErrorProblem } from "../../shared/llm/turn-error";
 import { runChatParams } from "../../shared/plugins/chat-params";
 import { deferRuns } from "../../shared/logs/writer";
 import type { Result } from "../../shared/result";
-import type { Caller } from "./tool-call/call-types";
-import { authenticateCaller, REVOKED } from "./auth";
+import { admitOnLease, authenticateCaller, REVOKED, UNAVAILABLE, type Admitted } from "./auth";
 import { RATE_WINDOW_SECONDS, rateLimitedDetail, withinRate } from "./rate-limit";
 
 /** Names the call in the answer and in the hook-run log, so a client can find its run. */
@@ -71,7 +70,7 @@ const answerProblem = (problem: Problem, requestId: string): Response =>
 
 type LlmEnv = {
   Bindings: Env;
-  Variables: { admitted: { caller: Caller; platform: boolean }; requestId: string };
+  Variables: { admitted: Admitted; requestId: string };
 };
 type GatewayContext = Context<LlmEnv>;
 
@@ -82,9 +81,13 @@ const authenticated = (provider: ProviderName) =>
     // Anthropic clients pass their apiKey as `x-api-key` (newer SDKs as a bearer token).
     const apiKey = provider === "anthropic" ? c.req.header("x-api-key") : undefined;
     const authorization = c.req.header("authorization") ?? (apiKey ? `Bearer ${apiKey}` : undefined);
-    const auth = await authenticateCaller(c.env, authorization, c.req.param("ws") ?? "");
+    const ws = c.req.param("ws") ?? "";
+    const receivedAt = Date.now();
+    const auth = await authenticateCaller(c.env, authorization, ws);
     if (!auth.ok) return answerProblem(auth.problem, requestId);
-    c.set("admitted", auth);
+    const leased = await admitOnLease(c.env, ws, auth, (p) => c.executionCtx.waitUntil(p));
+    if (!leased.ok) return answerProblem(leased.problem, requestId);
+    c.set("admitted", { ...auth, view: leased.view, receivedAt });
     c.set("requestId", requestId);
     return next();
   });
@@ -149,18 +152,23 @@ async function proxy(c: GatewayContext, provider: ProviderName): Promise<Respons
     return llmProblem("invalid_request", detail, requestId, { errors: mapped.error });
   }
 
-  // One config read serves the hook, the plugins and forwarding. It names the
-  // hook's file, so one WorkspaceObject round trip after it answers the rest:
-  // revocation (decided before any hook runs: a hook may call a model), the
-  // hook's pointers, and the catalog version the plugin list is kept under.
-  const config = await readWorkspaceConfig(c.env.DB, ws);
+  // Decided on the isolate's lease (no trip home while it holds): the config at
+  // the lease's catalog version serves the hook, the plugins and forwarding; the
+  // lease gives the hook's pointers and, again, revocation (a hook may call a model).
   const { caller, platform } = c.get("admitted");
-  const state = await llmCallState(c.env, ws, config, {
-    loop,
-    keyId: platform ? null : caller.keyId,
-    bypass: compaction === "true",
-  });
+  let state;
+  try {
+    state = await llmCallState(c.env, ws, {
+      loop,
+      keyId: platform ? null : caller.keyId,
+      bypass: compaction === "true",
+    });
+  } catch (error) {
+    if (error instanceof LeaseUnavailable) return answerProblem(UNAVAILABLE, requestId);
+    throw error;
+  }
   if (state.revoked) return answerProblem(REVOKED, requestId);
+  const { config } = state;
   // Counted with the rate the config read above names, before any hook or provider work.
   const perMinute = config.rateLimits.llmPerMinute;
   if (!(await withinRate(c.env, "llm", perMinute, ws, caller.keyId))) {

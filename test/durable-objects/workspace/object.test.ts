@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { WorkspaceObject } from "../../../durable-objects/workspace/object";
 import { prepareDraft } from "../../../workers/api/lifecycle/draft";
-import { fileTarget, toolTarget } from "../../../shared/lifecycle/target";
+import { toolTarget } from "../../../shared/lifecycle/target";
 import { deleteTargetVersions, recordResetEvent } from "../../../workers/api/lifecycle/versions";
 import { LIMITS } from "../../../shared/limits";
 import { createWorkspace, expectProblem, json } from "../../helpers/api";
@@ -286,44 +286,46 @@ describe("WorkspaceObject: serialized saves", () => {
   });
 });
 
-describe("WorkspaceObject: the dispatch recheck's reads", () => {
-  it("a recheck after any write sees it, though the reads before it were served from memory", async () => {
+describe("WorkspaceObject: the leased view", () => {
+  it("a lease granted after any write sees it, though the reads before it were served from memory", async () => {
     const f = await fixture();
     const stub = workspaceStub(f.ws);
     const target = toolTarget(f.toolUid);
-    const recheck = (expected: string | null, key = "key_a") => stub.recheckDispatch(target, expected, key);
+    const view = async () => (await stub.grantLease()).view;
+    const active = async () => (await view()).pointers[target]?.active?.revisionId ?? null;
 
-    const first = await recheck(null);
-    expect(first).toMatchObject({ ok: true, pointers: { active: null, shadow: null } });
+    const first = await view();
+    expect(first.pointers[target]).toBeUndefined();
+    expect(first.revoked).toEqual([]);
     const catalog = first.catalog + 1;
     await stub.setPointer(target, "active", "rev_1", 100);
-    expect(await recheck(null)).toMatchObject({ ok: false, code: "revision_changed" });
-    expect(await recheck("rev_1")).toMatchObject({ ok: true, pointers: { active: { revisionId: "rev_1" } } });
+    expect(await active()).toBe("rev_1");
 
     await stub.setPointer(target, "shadow", "rev_2", 100);
-    expect(await recheck("rev_1")).toMatchObject({ pointers: { shadow: { revisionId: "rev_2" } } });
+    expect((await view()).pointers[target]).toMatchObject({ shadow: { revisionId: "rev_2" } });
     await stub.dropPointer(target, "shadow");
-    expect(await recheck("rev_1")).toMatchObject({ ok: true, pointers: { shadow: null } });
+    expect((await view()).pointers[target]).toMatchObject({ active: { revisionId: "rev_1" }, shadow: null });
 
     await stub.resetTarget(f.ws, target);
-    expect(await recheck("rev_1")).toMatchObject({ ok: false, code: "revision_changed" });
-    expect(await recheck(null)).toMatchObject({ ok: true, pointers: { active: null, shadow: null } });
+    expect(await active()).toBeNull();
 
     expect(await stub.catalogChanged()).toBe(catalog);
-    expect(await recheck(null)).toMatchObject({ ok: true, catalog });
+    expect((await view()).catalog).toBe(catalog);
 
     await stub.revokeKey("key_a");
-    expect(await recheck(null)).toMatchObject({ ok: false, code: "key_revoked" });
-    expect(await recheck(null, "key_b")).toMatchObject({ ok: true });
+    expect((await view()).revoked).toEqual(["key_a"]);
+
+    // Every change moved the epoch: six writes since the first view.
+    expect((await view()).epoch).toBe(first.epoch + 6);
 
     // A fresh instance reads the same from SQLite.
     await stub.setPointer(target, "active", "rev_3", 100);
     await evictDurableObject(stub);
-    expect(await recheck("rev_3")).toMatchObject({ ok: false, code: "key_revoked", catalog });
-    expect(await recheck("rev_3", "key_b")).toEqual({
-      ok: true,
-      pointers: { active: expect.objectContaining({ revisionId: "rev_3" }), shadow: null },
+    expect(await view()).toEqual({
+      epoch: first.epoch + 7,
       catalog,
+      pointers: { [target]: { active: expect.objectContaining({ revisionId: "rev_3" }), shadow: null } },
+      revoked: ["key_a"],
     });
   });
 
@@ -343,30 +345,5 @@ describe("WorkspaceObject: the dispatch recheck's reads", () => {
         shadow: null,
       });
     });
-  });
-});
-
-describe("WorkspaceObject: the LLM proxy's per-call view", () => {
-  it("answers revocation, the hook file's pointers and the catalog version as the separate reads do", async () => {
-    const stub = env.WORKSPACE.getByName(`ws_llm_${crypto.randomUUID()}`);
-    const hookTarget = fileTarget("lib/policy.ts");
-    expect(await stub.llmCallView("key_a", hookTarget)).toEqual({
-      revoked: false,
-      hook: { active: null, shadow: null },
-      catalog: 0,
-    });
-    await stub.setPointer(hookTarget, "active", "rev_1", 100, T0);
-    await stub.revokeKey("key_a");
-    const catalog = await stub.catalogChanged();
-    const view = await stub.llmCallView("key_a", hookTarget);
-    expect(view).toEqual({
-      revoked: await stub.isKeyRevoked("key_a"),
-      hook: await stub.getPointers(hookTarget),
-      catalog: await stub.catalogVersion(),
-    });
-    expect(view).toMatchObject({ revoked: true, hook: { active: { revisionId: "rev_1" } }, catalog });
-    // No key (a platform caller) is never revoked; no hook target reads no pointers.
-    expect(await stub.llmCallView(null, null)).toEqual({ revoked: false, hook: null, catalog });
-    expect(await stub.llmCallView("key_b", null)).toEqual({ revoked: false, hook: null, catalog });
   });
 });

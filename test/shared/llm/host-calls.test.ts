@@ -35,26 +35,25 @@ function gate() {
 }
 
 /**
- * Bindings for the hook's capabilities whose WorkspaceObject lookups (what
- * `rayrun.lambda` does first) wait for `g` to open: a slow backend.
+ * Bindings for the hook's capabilities whose code reads (what `rayrun.lambda`
+ * does first for a file it has not run yet: its compiled code from R2) wait
+ * for `g` to open: a slow backend.
  */
 function slowBackend(g: ReturnType<typeof gate>): HostContext["env"] {
-  const workspace = {
-    getByName: (name: string) => ({
-      getPointers: async (target: string) => {
-        g.entered();
-        await g.opened;
-        const pointers = await env.WORKSPACE.getByName(name).getPointers(target);
-        g.finished = true;
-        return pointers;
-      },
-    }),
+  const code = {
+    get: async (key: string) => {
+      g.entered();
+      await g.opened;
+      const object = await env.CODE.get(key);
+      g.finished = true;
+      return object;
+    },
   };
   return {
     DB: env.DB,
-    CODE: env.CODE,
+    CODE: code as unknown as R2Bucket,
     RAYRUN_BOOTSTRAP_KEY: env.RAYRUN_BOOTSTRAP_KEY,
-    WORKSPACE: workspace as unknown as Env["WORKSPACE"],
+    WORKSPACE: env.WORKSPACE,
   };
 }
 

@@ -1,6 +1,7 @@
 // Helpers for the plugin pipeline tests: a workspace whose plugins are deployed
 // through the files API (draft → test run → deployment), its config, and the
 // pipeline called with the test Worker's bindings.
+import { workspaceObject } from "../../../durable-objects/workspace/rpc";
 import { env } from "cloudflare:workers";
 import { readWorkspaceConfig } from "../../../shared/config";
 import type { Json } from "../../../shared/json";
@@ -46,7 +47,8 @@ export { setConfig };
 
 /** The workspace's active plugins in pipeline order, as the request paths list them. */
 export async function plugins(w: PluginWorkspace): Promise<DeployedPlugin[]> {
-  return activePlugins(env, w.ws, await readWorkspaceConfig(env.DB, w.ws));
+  const { view } = await workspaceObject(env, w.ws).grantLease();
+  return activePlugins(env, w.ws, await readWorkspaceConfig(env.DB, w.ws), view.pointers);
 }
 
 /** Runs `hook` over the workspace's active plugins. */

@@ -1,9 +1,9 @@
 // The five steps of the tool-call path, each tested in its place; every
 // refusal is shown never to reach the upstream (its recorded calls).
-import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
-import type { WorkspaceObject } from "../../../durable-objects/workspace/object";
+import { afterEach, describe, expect, it } from "vitest";
+import { clearLeases } from "../../../shared/lease/view";
+import { pipelineFaults } from "../../../workers/gateway/tool-call/call-types";
 import { LIMITS } from "../../../shared/limits";
 import {
   AFTER_MARKER_ADAPTER,
@@ -225,8 +225,20 @@ describe("step 3: upstream schema and size bound", () => {
   });
 });
 
+/** A deploy of `revisionId` that returns to its caller between the call's stages and its dispatch. */
+function deployBeforeDispatch(ws: string, target: string, revisionId: string): void {
+  pipelineFaults.beforeDispatch = async () => {
+    pipelineFaults.beforeDispatch = undefined;
+    await env.WORKSPACE.getByName(ws).setPointer(target, "active", revisionId, 100);
+  };
+}
+
 describe("step 4: recheck, authorize, one upstream call", () => {
-  it("revision_changed: the active pointer moved between the stages and dispatch", async () => {
+  afterEach(() => {
+    pipelineFaults.beforeDispatch = undefined;
+  });
+
+  it("revision_changed: the active pointer moved between the stages (on a view fetched for the call) and dispatch", async () => {
     const g = await setup();
     const first = await deploy(g, "echo", SUFFIX_ADAPTER(" one"), { testArgs: { text: "x" } });
     const second = await deploy(g, "echo", SUFFIX_ADAPTER(" two"), {
@@ -235,14 +247,11 @@ describe("step 4: recheck, authorize, one upstream call", () => {
     });
     const target = `tool:${g.tools.echo}`;
     const stub = env.WORKSPACE.getByName(g.ws);
-    // A deploy lands while the call runs: the object flips the pointer before answering the recheck.
-    await runInDurableObject(stub, (object: WorkspaceObject) => {
-      object.faults.beforeDispatchRecheck = (t) => {
-        object.faults.beforeDispatchRecheck = undefined;
-        object.setPointer(t, "active", second.revisionId, 100);
-      };
-    });
+    // The deploy returns (every lease older than it has ended) before the call dispatches.
+    deployBeforeDispatch(g.ws, target, second.revisionId);
     const client = await connect(g);
+    // As on a new isolate: the call fetches its view.
+    clearLeases();
     const meta = refusalOf(await callTool(client, "echo", { text: "hi" }));
     expect(meta.code).toBe("revision_changed");
     expect(await g.upstream.calls()).toEqual([]);
@@ -265,7 +274,32 @@ describe("step 4: recheck, authorize, one upstream call", () => {
     ]);
   });
 
-  it("stages a stale view ran are logged as superseded after a deploy, a rollback and a reset", async () => {
+  it("a deploy that returns while a call runs on a held lease re-runs its stages with the new revision; the first run is logged as superseded", async () => {
+    const g = await setup();
+    const one = await deploy(g, "echo", SUFFIX_ADAPTER(" one"), { testArgs: { text: "x" } });
+    const two = await deploy(g, "echo", SUFFIX_ADAPTER(" two"), {
+      testArgs: { text: "x" },
+      channel: "shadow",
+    });
+    const client = await connect(g);
+    const befores = async (result: { _meta?: Record<string, unknown> }) => {
+      const id = result._meta?.["rayrun/requestId"];
+      return (await runs(g))
+        .filter((row) => row.request_id === id && row.stage === "before" && row.channel === "active")
+        .map((row) => `${row.revision_id} ${row.outcome}`)
+        .toSorted();
+    };
+    // The first call takes the lease; the next one runs its stages on it without a trip.
+    await callTool(client, "echo", { text: "warm" });
+    deployBeforeDispatch(g.ws, `tool:${g.tools.echo}`, two.revisionId);
+    const raced = await callTool(client, "echo", { text: "r" });
+    expect(raced).toMatchObject({ content: [{ text: "r two" }] });
+    expect(await befores(raced)).toEqual(
+      [`${one.revisionId} superseded`, `${two.revisionId} continue`].toSorted(),
+    );
+  });
+
+  it("after a deploy, a rollback and a reset have returned, the next call runs only the current revision's stages", async () => {
     const g = await setup();
     const one = await deploy(g, "echo", SUFFIX_ADAPTER(" one"), { testArgs: { text: "x" } });
     const client = await connect(g);
@@ -280,9 +314,7 @@ describe("step 4: recheck, authorize, one upstream call", () => {
     const two = await deploy(g, "echo", SUFFIX_ADAPTER(" two"), { testArgs: { text: "x" } });
     const deployed = await callTool(client, "echo", { text: "a" });
     expect(deployed).toMatchObject({ content: [{ text: "a two" }] });
-    expect(await befores(deployed)).toEqual(
-      [`${one.revisionId} superseded`, `${two.revisionId} continue`].toSorted(),
-    );
+    expect(await befores(deployed)).toEqual([`${two.revisionId} continue`]);
 
     const hook = `/v1/workspaces/${g.ws}/tools/${g.tools.echo}/hook`;
     await json(
@@ -291,25 +323,38 @@ describe("step 4: recheck, authorize, one upstream call", () => {
     );
     const rolledBack = await callTool(client, "echo", { text: "b" });
     expect(rolledBack).toMatchObject({ content: [{ text: "b one" }] });
-    expect(await befores(rolledBack)).toEqual(
-      [`${two.revisionId} superseded`, `${one.revisionId} continue`].toSorted(),
-    );
+    expect(await befores(rolledBack)).toEqual([`${one.revisionId} continue`]);
 
     await json(await call("POST", `${hook}/reset`, { key: g.writeKey }), 200);
     const reset = await callTool(client, "echo", { text: "c" });
     expect(reset).toMatchObject({ content: [{ text: "c" }] });
-    expect((await befores(reset)).every((row) => row.endsWith(" superseded"))).toBe(true);
+    expect(await befores(reset)).toEqual([]);
   });
 
-  it("a revoked key is refused on its next call", async () => {
+  it("a revoked key is refused at admission with 401 on its next call: no hook runs, nothing is logged or sent", async () => {
     const g = await setup();
+    await deploy(g, "echo", SUFFIX_ADAPTER(" one"), { testArgs: { text: "x" } });
     const client = await connect(g);
     expect((await callTool(client, "echo", { text: "before" })).isError).toBeFalsy();
+    const logged = (await runs(g)).length;
     await json(await call("DELETE", `/v1/workspaces/${g.ws}/keys/${g.callKeyId}`), 200);
-    const meta = refusalOf(await callTool(client, "echo", { text: "after" }));
-    expect(meta.code).toBe("key_revoked");
-    expect((await g.upstream.calls()).map((c) => c.arguments)).toEqual([{ text: "before" }]);
+    await expect(callTool(client, "echo", { text: "after" })).rejects.toThrow(/401/);
+    expect((await g.upstream.calls()).map((c) => c.arguments)).toEqual([{ text: "before one" }]);
+    expect((await runs(g)).length).toBe(logged);
     expect(await env.WORKSPACE.getByName(g.ws).isKeyRevoked(g.callKeyId)).toBe(true);
+  });
+
+  it("key_revoked: a key revoked between a call's admission and its dispatch is refused before the upstream", async () => {
+    const g = await setup();
+    const client = await connect(g);
+    expect((await callTool(client, "echo", { text: "warm" })).isError).toBeFalsy();
+    pipelineFaults.beforeDispatch = async () => {
+      pipelineFaults.beforeDispatch = undefined;
+      await env.WORKSPACE.getByName(g.ws).revokeKey(g.callKeyId);
+    };
+    const meta = refusalOf(await callTool(client, "echo", { text: "raced" }));
+    expect(meta.code).toBe("key_revoked");
+    expect((await g.upstream.calls()).map((c) => c.arguments)).toEqual([{ text: "warm" }]);
   });
 
   it("exactly one upstream tools/call per dispatched call", async () => {

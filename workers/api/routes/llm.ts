@@ -5,7 +5,7 @@
 // closed, so a failed hook never hands back the original.
 import { Hono } from "hono";
 import { z } from "zod";
-import { readWorkspaceConfig } from "../../../shared/config";
+import { LeaseUnavailable } from "../../../shared/lease/view";
 import { LOOP_NAME_PATTERN, MAIN_LOOP } from "../../../shared/config/pre-llm-hook";
 import { database } from "../../../shared/db/client";
 import { ProblemException } from "../../../shared/http/problem";
@@ -76,11 +76,22 @@ export const llmRoutes = new Hono<ApiEnv>().post(
     if (approvalId !== null && !APPROVAL_ID.test(approvalId)) {
       throw new ProblemException({ code: "invalid_request", detail: APPROVAL_ID_REFUSAL });
     }
-    // One config read serves the hook, the plugins and the records; it names the
-    // hook's file, so one WorkspaceObject round trip gives its pointers and the
-    // plugin list's catalog version (the key was checked by the auth middleware).
-    const config = await readWorkspaceConfig(c.env.DB, ws);
-    const state = await llmCallState(c.env, ws, config, { loop, keyId: null, bypass: false });
+    // Decided on the isolate's lease, as on the proxy: the config at the lease's
+    // catalog version, the hook's pointers and the plugin list (the key was
+    // checked by the auth middleware).
+    let state;
+    try {
+      state = await llmCallState(c.env, ws, { loop, keyId: null, bypass: false });
+    } catch (error) {
+      if (error instanceof LeaseUnavailable) {
+        throw new ProblemException({
+          code: "workspace_unavailable",
+          detail: "The workspace's current deployments could not be confirmed; nothing ran. Retry shortly.",
+        });
+      }
+      throw error;
+    }
+    const { config } = state;
     const [outcome, plugins] = await Promise.all([
       runRequestHook(
         c.env,

@@ -1,15 +1,16 @@
 // The isolate's copy of what the gateway reads from D1 about a workspace's
-// tools, so a call needs no D1 read. An entry is
-// tagged with the catalog version read from the WorkspaceObject *before* its
-// D1 read; writers bump that version after their D1 write, so an entry whose
-// tag still equals the object's version holds every completed write. Callers
-// compare tags in the round trip they make anyway (recheckDispatch,
-// discoveryView) and reload on a mismatch. The TTL only bounds how long a
-// writer that failed between its D1 write and its bump can leave a stale entry.
-import { workspaceObject, type WorkspaceBinding } from "../../../durable-objects/workspace/rpc";
+// tools, so a call needs no D1 read. An entry is tagged with the catalog
+// version its caller took from its lease *before* the D1 read; writers bump
+// that version after their D1 write (and their bump returns only once older
+// leases have ended), so an entry whose tag equals the lease's version holds
+// every completed write. Callers compare tags against their lease and reload
+// on a mismatch. The TTL only bounds how long a writer that failed between its
+// D1 write and its bump can leave a stale entry.
+import type { WorkspaceBinding } from "../../../durable-objects/workspace/rpc";
 import type { AccessProfile } from "../../../shared/access";
 import { loadNamedCatalog, type CatalogService, type CatalogTool } from "../../../shared/services/catalog";
-import { readWorkspaceConfig, type WorkspaceConfig } from "../../../shared/config";
+import type { WorkspaceConfig } from "../../../shared/config";
+import { configAt } from "../../../shared/lease/config";
 import { boundedCache } from "../../../shared/cache";
 import { KNOBS } from "../../../shared/knobs";
 
@@ -43,25 +44,23 @@ export function clearCatalogCache(): void {
 }
 
 /**
- * The workspace's catalog as seen by a key with `profile`: the isolate's copy
- * when it is young enough and (when `version` is given) at that version,
- * otherwise read afresh.
+ * The workspace's catalog as seen by a key with `profile` at catalog
+ * `version` (the caller's lease's): the isolate's copy when it is young enough
+ * and at that version, otherwise read afresh.
  */
 export async function workspaceCatalog(
   env: CatalogEnv,
   workspaceUid: string,
   profile: string,
-  options: { version?: number; reload?: boolean } = {},
+  options: { version: number; reload?: boolean },
 ): Promise<WorkspaceCatalog> {
   const k = key(workspaceUid, profile);
   const hit = options.reload ? undefined : cache.get(k);
-  if (hit !== undefined && (options.version === undefined || hit.version === options.version)) {
-    return { ...hit, fresh: false };
-  }
-  const version = options.version ?? (await workspaceObject(env, workspaceUid).catalogVersion());
+  if (hit !== undefined && hit.version === options.version) return { ...hit, fresh: false };
+  const { version } = options;
   const [loaded, config] = await Promise.all([
     loadNamedCatalog(env.DB, workspaceUid, profile),
-    readWorkspaceConfig(env.DB, workspaceUid),
+    configAt(env, workspaceUid, version),
   ]);
   const catalog: WorkspaceCatalog = {
     version,

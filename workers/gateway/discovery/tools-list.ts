@@ -3,16 +3,15 @@
 // it has one and the accepted upstream definition otherwise; then the active
 // plugins' tools, by id,
 // never replacing an indexed tool or a protected id.
-import { workspaceObject } from "../../../durable-objects/workspace/rpc";
 import { ToolSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { DEFAULT_TOOL_RISK, decideAccess } from "../../../shared/access";
 import { callPlugins } from "../../../shared/plugins/call-plugins";
 import { offeredPluginTools } from "../plugins/tool-execute";
 import { isJsonObject } from "../../../shared/json";
+import { leasedView } from "../../../shared/lease/view";
 import { toolTarget } from "../../../shared/lifecycle/target";
 import { isExposed, upstreamSchemas } from "../../../shared/services/catalog";
 import { workspaceCatalog } from "../caches/catalog-cache";
-import { rememberPointers } from "../caches/pointer-cache";
 import { revisionMeta } from "../caches/revision-cache";
 import type { Caller, GatewayEnv } from "../tool-call/call-types";
 
@@ -23,8 +22,8 @@ export async function discoverTools(
   workspaceUid: string,
   caller: Caller,
 ): Promise<DiscoveryAnswer> {
-  const view = await workspaceObject(env, workspaceUid).discoveryView(caller.keyId);
-  if (view.revoked) return { kind: "revoked" };
+  const { view } = await leasedView(env, workspaceUid);
+  if (view.revoked.includes(caller.keyId)) return { kind: "revoked" };
   // Read after the view, so the copy is at least as new as the view's catalog version.
   const catalog = await workspaceCatalog(env, workspaceUid, caller.profile, { version: view.catalog });
   const listed: Tool[] = [];
@@ -41,7 +40,6 @@ export async function discoverTools(
       if (!decision.ok) return;
       const target = toolTarget(tool.uid);
       const pointers = view.pointers[target] ?? { active: null, shadow: null };
-      rememberPointers(workspaceUid, target, pointers);
       const meta = pointers.active
         ? await revisionMeta(env.DB, workspaceUid, target, pointers.active.revisionId)
         : null;

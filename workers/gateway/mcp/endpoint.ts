@@ -23,15 +23,10 @@ import { issueSessionId, relayCapabilities, sessionCapabilities } from "../upstr
 import { discoverTools } from "../discovery/tools-list";
 import { parsedJson } from "../../../shared/mcp/tool-results";
 import { plainToolCall } from "./shapes";
-import type {
-  Caller,
-  ClientRequestRelay,
-  GatewayEnv,
-  UpstreamNotificationRelay,
-} from "../tool-call/call-types";
+import type { ClientRequestRelay, GatewayEnv, UpstreamNotificationRelay } from "../tool-call/call-types";
 import { handleToolCall } from "../tool-call/tool-call";
 import { problemResponse } from "../../../shared/http/problem";
-import { currentCatalog, keyRevoked } from "../auth";
+import { admitOnLease, currentCatalog, type Admitted } from "../auth";
 import { refuseBatch } from "./batch";
 import { mcpRateRefusal, type RateEnv } from "../rate-limit";
 import { mcpOrigin, SESSION_HEADER } from "./origin";
@@ -88,7 +83,7 @@ async function callTool(
   relay?: UpstreamNotificationRelay,
   requestRelay?: ClientRequestRelay,
 ): Promise<CallToolResult> {
-  const { env, ctx, workspaceUid, caller, origin } = scope;
+  const { env, ctx, workspaceUid, caller, origin, receivedAt } = scope;
   const invalid = request.params._meta?.[INVALID_PARAMS_META_KEY];
   if (typeof invalid === "string") throw new RpcError(ErrorCode.InvalidParams, invalid);
   const { name } = request.params;
@@ -109,6 +104,7 @@ async function callTool(
       approvalId: approval ?? null,
       caller,
       requestId,
+      receivedAt,
       ...origin,
       ...(typeof progressToken === "string" || typeof progressToken === "number" ? { progressToken } : {}),
       ...(relay === undefined ? {} : { relay }),
@@ -249,22 +245,20 @@ function negotiate(accept: string | null): { json: boolean; accept: string } {
   return { json, accept: "application/json, text/event-stream" };
 }
 
-/**
- * A single `tools/call` on the direct path meets revocation in the pipeline's
- * dispatch recheck (a tool-level `key_revoked` refusal, before any upstream
- * call); every other message is refused here first.
- */
+/** Admitted callers only: a revoked key was refused with 401 before this runs. */
 export async function serveMcp(
   request: Request,
   env: GatewayEnv & RateEnv,
   ctx: Pick<ExecutionContext, "waitUntil">,
   workspaceUid: string,
-  admitted: { caller: Caller; platform: boolean },
+  admitted: Admitted,
 ): Promise<Response> {
   // `?mode=code` serves Code Mode (../code-mode); its calls take the SDK path below.
   const mode = endpointMode(request.url);
   if (mode === null) return refusal(400, ErrorCode.InvalidRequest, 'Unknown mode: use "code", or no mode.');
-  const catalog = await workspaceCatalog(env, workspaceUid, admitted.caller.profile);
+  const catalog = await workspaceCatalog(env, workspaceUid, admitted.caller.profile, {
+    version: admitted.view.catalog,
+  });
   const perMinute = catalog.rateLimits.mcpPerMinute;
   const limited = await mcpRateRefusal(env, perMinute, workspaceUid, admitted.caller.keyId);
   if (limited !== null) return limited;
@@ -278,6 +272,7 @@ export async function serveMcp(
     ctx,
     workspaceUid,
     caller: admitted.caller,
+    receivedAt: admitted.receivedAt,
     origin: origin.value,
     catalog,
     clientCapabilities: sessionCapabilities(origin.value.sessionId),
@@ -295,9 +290,10 @@ export async function serveMcp(
     const takesStream = acceptsEventStream(request.headers.get("accept"));
     if (json && takesStream && asksForProgress(parsedBody)) json = false;
     if (parsedBody !== undefined) {
-      const answers = await forwardClientAnswers(scope, parsedBody, () =>
-        keyRevoked(env, workspaceUid, admitted),
-      );
+      const answers = await forwardClientAnswers(scope, parsedBody, async () => {
+        const again = await admitOnLease(env, workspaceUid, admitted);
+        return again.ok ? null : again.problem;
+      });
       if (answers !== null) return answers;
       const fast =
         mode === "direct"

@@ -7,7 +7,7 @@
 import { ServerNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { problemResponse } from "../../../shared/http/problem";
 import { KNOBS } from "../../../shared/knobs";
-import type { Caller, ClientRequestRelay, GatewayEnv } from "../tool-call/call-types";
+import type { ClientRequestRelay, GatewayEnv } from "../tool-call/call-types";
 import { endpointOf, type PassthroughScope } from "../upstream/passthrough";
 import { relayTo } from "../upstream/client-relay";
 import { eachMessage, listenUpstream } from "../upstream/upstream-listen";
@@ -15,7 +15,7 @@ import { openSession } from "../upstream/upstream-session";
 import { isIssuedSession, sessionCapabilities } from "../upstream/client-session";
 import { relayedNotification, refuseUpstreamRequest, upstreamRequest } from "../upstream/mcp-exchange";
 import { reindexService } from "../upstream/reindex";
-import { currentCatalog } from "../auth";
+import { currentCatalog, type Admitted } from "../auth";
 import { mcpOrigin } from "./origin";
 import { sseEvent } from "./stream";
 import { mcpRateRefusal, type RateEnv } from "../rate-limit";
@@ -33,7 +33,7 @@ export async function listenMcp(
   env: GatewayEnv & RateEnv,
   ctx: Pick<ExecutionContext, "waitUntil">,
   workspaceUid: string,
-  admitted: { caller: Caller; platform: boolean },
+  admitted: Admitted,
 ): Promise<Response> {
   if (!(request.headers.get("accept") ?? "").toLowerCase().includes("text/event-stream")) return noStream();
   const origin = mcpOrigin(request.headers);

@@ -10,6 +10,8 @@ export type Scope = {
   ctx: Pick<ExecutionContext, "waitUntil">;
   workspaceUid: string;
   caller: Caller;
+  /** When the request was admitted (isolate clock). */
+  receivedAt: number;
   /** The client's loop and session, for plugins' `ctx`. */
   origin: McpOrigin;
   /** The workspace's catalog as this request found it (services and their capabilities). */

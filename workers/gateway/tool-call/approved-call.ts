@@ -2,13 +2,12 @@
 // runs them in its order). An approval binds the exact active revision and the
 // exact transformed call, so the repeat runs no hook: it sends the stored
 // call, once, under that revision, and refuses when either moved since.
-import { workspaceObject } from "../../../durable-objects/workspace/rpc";
 import { callHash, checkApprovalUse, consumeApproval, getApproval } from "../../../shared/approvals";
 import { isJsonObject, type JsonObject } from "../../../shared/json";
 import { schemaFailure } from "../../../shared/adapter/steps";
 import { upstreamSchemas } from "../../../shared/services/catalog";
 import { parsedJson, type RefusalMeta } from "../../../shared/mcp/tool-results";
-import { rememberPointers } from "../caches/pointer-cache";
+import { recheckDispatch } from "./recheck";
 import { loadRevision } from "../caches/revision-cache";
 import {
   answered,
@@ -88,12 +87,7 @@ export async function dispatchApproved(
     return answered(refuse(call, meta, approval.revisionId));
   }
   await pipelineFaults.beforeDispatch?.(req);
-  const recheck = await workspaceObject(env, req.workspaceUid).recheckDispatch(
-    target,
-    approval.revisionId,
-    req.caller.keyId,
-  );
-  rememberPointers(req.workspaceUid, target, recheck.pointers);
+  const recheck = await recheckDispatch(env, req, target, approval.revisionId);
   if (!recheck.ok || (approval.revisionId !== null && revision === null)) {
     const meta: RefusalMeta =
       !recheck.ok && recheck.code === "key_revoked"

@@ -30,6 +30,11 @@ export interface ToolCallRequest {
   loop?: string;
   /** The client's MCP session id (`mcp-session-id`), when it sent one. */
   sessionId?: string;
+  /**
+   * When the request carrying the call was admitted (isolate clock): a lease
+   * fetched since then is the call's own view. Absent: never treated as its own.
+   */
+  receivedAt?: number;
   /** `code` for a call made from Code Mode's `execute`: its run records say so. Absent: Direct Mode. */
   mode?: RunMode;
   /** The client's `_meta.progressToken`, sent upstream with the call. */

@@ -1,11 +1,11 @@
 // An indexed tool's call as its steps see it (tool-call.ts, approved-call.ts):
 // fixed for the call, read by every step and changed by none. What a step
 // learns it returns; what it runs goes to the call's one Recorder.
-import { workspaceObject } from "../../../durable-objects/workspace/rpc";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Json, JsonObject } from "../../../shared/json";
 import type { Pointers } from "../../../shared/lifecycle/pointers";
 import { toolTarget } from "../../../shared/lifecycle/target";
+import { leasedView } from "../../../shared/lease/view";
 import { callPlugins, type PluginSet } from "../../../shared/plugins/call-plugins";
 import type { CatalogTool } from "../../../shared/services/catalog";
 import { Recorder, runRecord, type RecordScope } from "../../../shared/adapter/records";
@@ -135,11 +135,11 @@ export function answeredWithShadow(call: IndexedCall, answer: ToolCallAnswer, sh
   return answered(answer);
 }
 
-/** Whether the call's catalog is current: read for this call, or confirmed with one round trip. */
+/** Whether the call's catalog is current: read for this call, or at the lease's catalog version. */
 export async function catalogCurrent(call: IndexedCall): Promise<boolean> {
   if (call.catalog.fresh) return true;
-  const current = await workspaceObject(call.env, call.req.workspaceUid).catalogVersion();
-  return current === call.catalog.version;
+  const { view } = await leasedView(call.env, call.req.workspaceUid);
+  return view.catalog === call.catalog.version;
 }
 
 export const pluginScope = (call: IndexedCall): PluginCallScope => ({

@@ -4,7 +4,6 @@
 // before and after plugins' tool.execute.before, its `execute` runs in a fresh
 // sandbox that took it from its own call of `tool()`, and a failing `execute`
 // is a tool error (`plugin_tool_failed`). It refuses like the upstream path.
-import { workspaceObject } from "../../../durable-objects/workspace/rpc";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { DEFAULT_TOOL_RISK, decideAccess } from "../../../shared/access";
 import { consumeApproval } from "../../../shared/approvals";
@@ -36,6 +35,7 @@ import {
   type ToolCallRequest,
 } from "./call-types";
 import { approvedPluginToolCall, requestPluginToolApproval } from "./plugin-tool-approval";
+import { recheckDispatch } from "./recheck";
 import { recheckRefusal } from "./indexed-call";
 import { failureMeta } from "./stages";
 
@@ -219,11 +219,7 @@ export async function pluginToolAfter(
  */
 async function recheck(call: PluginToolCall): Promise<Answered | null> {
   const { env, req, catalog } = call;
-  const checked = await workspaceObject(env, req.workspaceUid).recheckDispatch(
-    call.target,
-    call.plugin.revisionId,
-    req.caller.keyId,
-  );
+  const checked = await recheckDispatch(env, req, call.target, call.plugin.revisionId);
   if (!catalog.fresh && checked.catalog !== catalog.version) return answered(STALE_CATALOG);
   if (checked.ok) return null;
   return refuse(call, recheckRefusal(checked.code, "The plugin"));

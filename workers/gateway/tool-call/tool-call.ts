@@ -20,17 +20,21 @@
 // hooks, and a plugin tool runs its `execute` instead of an upstream.
 // Every tool-level refusal is a CallToolResult with `_meta["rayrun/error"]`.
 // Shadow revisions run, and the call's run records are written, after the response.
-import { workspaceObject } from "../../../durable-objects/workspace/rpc";
 import { decideAccess } from "../../../shared/access";
+import { LeaseUnavailable, leasedView } from "../../../shared/lease/view";
 import { createApproval } from "../../../shared/approvals";
 import { schemaFailure, type StepRun } from "../../../shared/adapter/steps";
 import { runRecord, stepRecord, type Recorder } from "../../../shared/adapter/records";
 import { isJsonObject, utf8Bytes, type Json } from "../../../shared/json";
 import { LIMITS } from "../../../shared/limits";
 import { upstreamSchemas } from "../../../shared/services/catalog";
-import { afterInput, refusal, type RefusalMeta } from "../../../shared/mcp/tool-results";
+import {
+  afterInput,
+  refusal,
+  WORKSPACE_UNAVAILABLE,
+  type RefusalMeta,
+} from "../../../shared/mcp/tool-results";
 import { workspaceCatalog, type WorkspaceCatalog } from "../caches/catalog-cache";
-import { rememberPointers } from "../caches/pointer-cache";
 import { loadRevision, type LoadedRevision } from "../caches/revision-cache";
 import { pluginsAfter, pluginsBefore } from "../plugins/execute-hooks";
 import { checkStoredCall, dispatchApproved, storedCall, type StoredCall } from "./approved-call";
@@ -79,7 +83,8 @@ import {
   type PluginToolRan,
 } from "./plugin-tool-call";
 import { afterOutput, checkedOutput } from "./call-output";
-import { cachedView, readView, revisionGone, type PointerView } from "./pointer-view";
+import { revisionGone, stagePointers, type PointerView } from "./pointer-view";
+import { recheckDispatch } from "./recheck";
 import { serviceBearer } from "./service-bearer";
 import { comparable, failureMeta, runAfter, runBefore, validatorKeys } from "./stages";
 import { unavailableOrUnknown } from "./unavailable-tool";
@@ -89,11 +94,24 @@ export async function handleToolCall(
   ctx: Pick<ExecutionContext, "waitUntil">,
   req: ToolCallRequest,
 ): Promise<ToolCallAnswer> {
-  let catalog = await workspaceCatalog(env, req.workspaceUid, req.caller.profile);
-  for (;;) {
-    const answer = await callOnCatalog(env, ctx, req, catalog);
-    if (answer.kind !== "stale_catalog") return answer;
-    catalog = await workspaceCatalog(env, req.workspaceUid, req.caller.profile, { reload: true });
+  try {
+    const { view } = await leasedView(env, req.workspaceUid, (p) => ctx.waitUntil(p));
+    let catalog = await workspaceCatalog(env, req.workspaceUid, req.caller.profile, {
+      version: view.catalog,
+    });
+    for (;;) {
+      const answer = await callOnCatalog(env, ctx, req, catalog);
+      if (answer.kind !== "stale_catalog") return answer;
+      const { view: now } = await leasedView(env, req.workspaceUid);
+      catalog = await workspaceCatalog(env, req.workspaceUid, req.caller.profile, {
+        version: now.catalog,
+        reload: true,
+      });
+    }
+  } catch (error) {
+    // No lease and no answer from the workspace's home: nothing may be dispatched unchecked.
+    if (error instanceof LeaseUnavailable) return result(refusal(WORKSPACE_UNAVAILABLE));
+    throw error;
   }
 }
 
@@ -286,7 +304,7 @@ async function before(
   retry: PointerView | null,
 ): Promise<Next<BeforeRan> | Answered | Retry<PointerView>> {
   const { env, req, target, recorder } = call;
-  const view = retry ?? cachedView(call) ?? (await readView(call));
+  const view = retry ?? (await stagePointers(call));
   const revisionId = view.pointers.active?.revisionId ?? null;
   const revision = revisionId === null ? null : await loadRevision(env, req.workspaceUid, target, revisionId);
   if (revisionId !== null && revision === null) return revisionGone(call, view, revisionId);
@@ -369,12 +387,7 @@ async function recheckAndDispatch(
     return answeredWithShadow(call, refused(call, decided, revisionId), shadow);
   }
   await pipelineFaults.beforeDispatch?.(req);
-  const recheck = await workspaceObject(env, req.workspaceUid).recheckDispatch(
-    target,
-    revisionId,
-    req.caller.keyId,
-  );
-  rememberPointers(req.workspaceUid, target, recheck.pointers);
+  const recheck = await recheckDispatch(env, req, target, revisionId);
   if (!catalog.fresh && recheck.catalog !== catalog.version) return answered(STALE_CATALOG);
   if (!recheck.ok && recheck.code === "revision_changed" && !view.fresh) {
     return { kind: "retry", view: { pointers: recheck.pointers, fresh: true } };
