@@ -51,6 +51,6 @@ export async function llmCallState(
     config,
     revoked: call.keyId !== null && view.revoked.includes(call.keyId),
     hookPointers: target === null ? null : (view.pointers[target] ?? NO_POINTERS),
-    plugins: async () => (await callPlugins(env, workspaceUid, view.catalog)).plugins,
+    plugins: async () => (await callPlugins(env, workspaceUid)).plugins,
   };
 }

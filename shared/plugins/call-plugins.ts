@@ -1,7 +1,8 @@
 // The workspace's active plugin list on the tool-call path, kept per isolate
 // with the config it was read under: read beside a call's first steps and
-// tagged with the catalog version of the call, so a plugin deploy, rollback or
-// reset, or a config write (each bumps that version) is seen by the next call.
+// tagged with the epoch of the isolate's lease on the workspace's view, which
+// every pointer move (a plugin deploy, rollback or reset) and every catalog or
+// config write moves, so the next call under a newer view reads it again.
 // The config rides along so the plugin hooks' capability gates need no D1
 // read of their own on every call.
 import { type WorkspaceBinding } from "../../durable-objects/workspace/rpc";
@@ -19,13 +20,11 @@ export interface PluginSet {
 }
 
 /**
- * A workspace's active plugin list, kept for KNOBS.pluginListCacheMs. Plugin
- * deploys, rollbacks and resets (deployments.ts) and config writes (the
- * catalog-version middleware) bump the catalog version, so the list is dropped
- * the moment the call path sees a newer version; like the catalog copy's, the
- * age bound only matters if a writer failed between its write and the bump.
+ * A workspace's active plugin list, kept for KNOBS.pluginListCacheMs and only
+ * at the epoch it was built at; like the catalog copy's, the age bound only
+ * matters if a writer failed between its write and its catalog bump.
  */
-const pluginCache = boundedCache<string, { version: number; set: PluginSet }>({
+const pluginCache = boundedCache<string, { epoch: number; set: PluginSet }>({
   entries: KNOBS.pluginListCacheEntries,
   ttlMs: KNOBS.pluginListCacheMs,
 });
@@ -39,25 +38,23 @@ export function clearPluginCache(): void {
 export const isPluginTarget = (target: string): boolean => target.startsWith("file:plugins/");
 
 /**
- * The workspace's active plugins, in order, for a call at catalog `version`:
- * the isolate's list when it is at that version and young, else built from
- * the lease's pointers and the config at that version. Never throws: a failed read logs
- * and runs the call without plugins (plugins fail open).
+ * The workspace's active plugins, in order, under the isolate's lease: the
+ * isolate's list when it was built at the lease's epoch and is young, else
+ * built from the lease's pointers and the config at its catalog version.
+ * Never throws: a failed read logs and runs the call without plugins (plugins
+ * fail open).
  */
 export async function callPlugins(
   env: Pick<Env, "DB" | "CODE"> & WorkspaceBinding,
   workspaceUid: string,
-  version: number,
 ): Promise<PluginSet> {
-  const hit = pluginCache.get(workspaceUid);
-  if (hit !== undefined && hit.version === version) return hit.set;
   try {
-    const [config, { view }] = await Promise.all([
-      configAt(env, workspaceUid, version),
-      leasedView(env, workspaceUid),
-    ]);
+    const { view } = await leasedView(env, workspaceUid);
+    const hit = pluginCache.get(workspaceUid);
+    if (hit !== undefined && hit.epoch === view.epoch) return hit.set;
+    const config = await configAt(env, workspaceUid, view.catalog);
     const set: PluginSet = { plugins: await activePlugins(env, workspaceUid, config, view.pointers), config };
-    pluginCache.set(workspaceUid, { version, set });
+    pluginCache.set(workspaceUid, { epoch: view.epoch, set });
     return set;
   } catch (error) {
     console.error("plugins: could not read the active plugins; the call runs without them", {

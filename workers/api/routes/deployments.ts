@@ -36,7 +36,6 @@ import {
   deploymentsView,
   loadVersion,
   movePointer,
-  pluginsChanged,
   pointerMoved,
 } from "../targets";
 import type { ApiEnv } from "../types";
@@ -240,7 +239,6 @@ export function deploymentRoutes(resolve: DeployResolver) {
         // Allowed on deleted and legacy services too: it is their only write.
         const t = await resolve(c);
         const reset = await stubOf(c, t).resetTarget(t.workspaceUid, t.target);
-        await pluginsChanged(c, t);
         const versionsRemoved = await deleteTargetVersions(
           c.env.DB,
           t.workspaceUid,

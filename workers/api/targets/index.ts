@@ -7,4 +7,4 @@ export { resolveToolDeployTarget, resolveToolTarget, routeTool } from "./tool";
 export { type FileTarget, resolveFileTarget } from "./file";
 export { compileVersion, isVersionNumber, loadVersion, requireVersion, versionParam } from "./versions";
 export { deploymentsView, pointerView } from "./pointers";
-export { movePointer, pluginsChanged, pointerMoved } from "./pointer-moves";
+export { movePointer, pointerMoved } from "./pointer-moves";

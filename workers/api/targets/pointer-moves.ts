@@ -7,7 +7,6 @@ import { database } from "../../../shared/db/client";
 import { ProblemException } from "../../../shared/http/problem";
 import type { DeployChannel, Pointer } from "../../../shared/lifecycle/pointers";
 import type { Target } from "../../../shared/lifecycle/target";
-import { isPluginTarget } from "../../../shared/plugins/call-plugins";
 import { recordPointerEvent } from "../stores/pointer-events";
 import type { ApiEnv } from "../types";
 
@@ -69,13 +68,4 @@ export async function movePointer(
     });
   }
   await pointerMoved(c, t, { channel, action, revisionId: revision.id, previous: moved.previous });
-  await pluginsChanged(c, t);
-}
-
-/**
- * A plugin's pointers decide what runs on the tool-call path, whose isolates
- * cache the plugin list by catalog version: every move of one bumps it.
- */
-export async function pluginsChanged(c: Context<ApiEnv>, t: { workspaceUid: string; target: string }) {
-  if (isPluginTarget(t.target)) await workspaceObject(c.env, t.workspaceUid).catalogChanged();
 }

@@ -69,7 +69,7 @@ export async function discoverTools(
   );
   const tools = listed.filter((t) => t !== undefined);
   const indexed = new Set(catalog.tools.map(({ tool }) => tool.publicName ?? tool.upstreamName));
-  const { plugins } = await callPlugins(env, workspaceUid, view.catalog);
+  const { plugins } = await callPlugins(env, workspaceUid);
   const offered = await offeredPluginTools(env, workspaceUid, plugins, indexed);
   for (const { def } of offered.values()) {
     const decision = decideAccess(

@@ -67,7 +67,7 @@ export function indexedCall(
     target,
     scope,
     calledAt: new Date().toISOString(),
-    plugins: callPlugins(env, req.workspaceUid, catalog.version),
+    plugins: callPlugins(env, req.workspaceUid),
     recorder: new Recorder(scope),
   };
 }

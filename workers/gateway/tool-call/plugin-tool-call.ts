@@ -57,7 +57,7 @@ export async function findPluginTool(
   req: ToolCallRequest,
   catalog: WorkspaceCatalog,
 ): Promise<PluginToolCall | null> {
-  const plugins = await callPlugins(env, req.workspaceUid, catalog.version);
+  const plugins = await callPlugins(env, req.workspaceUid);
   if (!plugins.plugins.some((p) => p.hooks.includes("tool"))) return null;
   const indexed = new Set(catalog.tools.map(({ tool }) => tool.publicName ?? tool.upstreamName));
   const offered = (await offeredPluginTools(env, req.workspaceUid, plugins.plugins, indexed)).get(req.name);
