@@ -105,6 +105,7 @@ describe("the catalogue", () => {
       ...gatewaySources.map(({ source }) => source),
       repoFile("shared/access/index.ts"),
       repoFile("shared/adapter/steps.ts"),
+      repoFile("shared/mcp/tool-results.ts"),
     ].join("\n");
     expect(Object.keys(TOOL_REFUSALS).filter((code) => !sources.includes(`"${code}"`))).toEqual([]);
   });

@@ -6,10 +6,10 @@
 // older lease has ended, so the key cache never outlives it.
 import type { WorkspaceBinding, WorkspaceView } from "../../durable-objects/workspace/rpc";
 import { LeaseUnavailable, leasedView } from "../../shared/lease/view";
-import { keyProfile, DEFAULT_PROFILE } from "../../shared/access";
+import { DEFAULT_PROFILE } from "../../shared/access";
 import { bearerToken } from "../../shared/auth/keys";
 import { allows, type Principal } from "../../shared/auth/principal";
-import { resolvePrincipal } from "../../shared/auth/resolve";
+import { resolveCaller } from "../../shared/auth/resolve";
 import { workspaceExists } from "../../shared/auth/workspace-exists";
 import { boundedCache } from "../../shared/cache";
 import { KNOBS } from "../../shared/knobs";
@@ -38,10 +38,9 @@ async function resolve(
 ): Promise<Resolved | null> {
   const hit = cache.get(token);
   if (hit !== undefined) return hit;
-  const principal = await resolvePrincipal(env, token);
-  if (principal === null) return null;
-  const profile = principal.kind === "key" ? await keyProfile(env.DB, principal.keyId) : DEFAULT_PROFILE;
-  const resolved = { principal, profile };
+  const found = await resolveCaller(env, token);
+  if (found === null) return null;
+  const resolved = { principal: found.principal, profile: found.profile ?? DEFAULT_PROFILE };
   cache.set(token, resolved);
   return resolved;
 }
