@@ -57,12 +57,16 @@ export const KNOBS = {
    * catalog write may wait before it returns while isolates hold leases, and
    * how often each busy isolate renews (in the background, at
    * leaseRenewAtFraction of it): 5 s keeps a deploy's wait short enough to sit
-   * through, and renewals per isolate near 0.3 per second, which a busy
+   * through, and renewals per isolate and workspace near 0.27 per second, which a busy
    * workspace's call rate dwarfs.
    */
   leaseMs: 5000,
-  /** A held lease is renewed in the background once this fraction of it has passed. */
-  leaseRenewAtFraction: 0.6,
+  /**
+   * A held lease is renewed in the background once this fraction of it has
+   * passed: the rest (1.25 s) leaves a renewal many round trips to finish
+   * before a call would have to wait for one.
+   */
+  leaseRenewAtFraction: 0.75,
   /**
    * Added to a write's wait past the last lease's end: covers the two clocks'
    * rate difference over one lease (parts per million of 5 s) and timer

@@ -16,6 +16,8 @@ import { applicableHook } from "./request-hook";
 
 export interface LlmCallState {
   config: WorkspaceConfig;
+  /** The lease's catalog version: the config's, and the provider key's copy's. */
+  catalogVersion: number;
   /** Whether the calling key is revoked (never, for a caller passed without a key). */
   revoked: boolean;
   /** The request hook file's pointers; null when no hook runs on this call. */
@@ -49,6 +51,7 @@ export async function llmCallState(
   const target = hook === null ? null : fileTarget(parseHookSource(hook.source).path);
   return {
     config,
+    catalogVersion: view.catalog,
     revoked: call.keyId !== null && view.revoked.includes(call.keyId),
     hookPointers: target === null ? null : (view.pointers[target] ?? NO_POINTERS),
     plugins: async () => (await callPlugins(env, workspaceUid)).plugins,

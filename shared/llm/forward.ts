@@ -5,6 +5,7 @@ import type { ProviderName } from "../config/providers";
 import type { WorkspaceConfig } from "../config/schema";
 import type { JsonObject } from "../json";
 import { LIMITS } from "../limits";
+import { secretAt } from "../lease/config";
 import { workspaceSecret } from "../secrets/credentials";
 import { withIdleTimeout } from "./idle-stream";
 
@@ -26,6 +27,10 @@ export type ForwardOutcome =
 /** Response headers that describe the hop, not the answer: dropped when relaying. */
 const HOP_HEADERS = ["content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive"];
 
+/**
+ * `catalogVersion`, when the caller holds a lease, lets the provider key come
+ * from the isolate's copy at that version instead of a D1 read per call.
+ */
 export async function forwardToProvider(
   env: Pick<Env, "DB" | "RAYRUN_BOOTSTRAP_KEY">,
   workspaceUid: string,
@@ -34,6 +39,7 @@ export async function forwardToProvider(
   body: JsonObject,
   clientHeaders: Headers | null,
   signal?: AbortSignal,
+  catalogVersion?: number,
 ): Promise<ForwardOutcome> {
   const settings = config.providers?.[provider];
   if (settings === undefined) {
@@ -41,7 +47,10 @@ export async function forwardToProvider(
   }
   let key: string | null = null;
   if (settings.apiKeySecret !== undefined) {
-    key = await workspaceSecret(env.DB, workspaceUid, settings.apiKeySecret, env.RAYRUN_BOOTSTRAP_KEY);
+    key =
+      catalogVersion === undefined
+        ? await workspaceSecret(env.DB, workspaceUid, settings.apiKeySecret, env.RAYRUN_BOOTSTRAP_KEY)
+        : await secretAt(env, env.RAYRUN_BOOTSTRAP_KEY, workspaceUid, catalogVersion, settings.apiKeySecret);
     if (key === null) {
       return {
         kind: "not_configured",

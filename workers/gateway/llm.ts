@@ -233,6 +233,7 @@ async function proxy(c: GatewayContext, provider: ProviderName): Promise<Respons
     dialect.fromNeutral(request, mapped.value.stream),
     c.req.raw.headers,
     c.req.raw.signal,
+    state.catalogVersion,
   );
   if (forwarded.kind === "not_configured") {
     return llmProblem("provider_not_configured", forwarded.message, requestId);

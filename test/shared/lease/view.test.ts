@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { WorkspaceBinding } from "../../../durable-objects/workspace/rpc";
 import { noteCpuMs } from "../../../shared/clock";
 import { KNOBS } from "../../../shared/knobs";
@@ -23,7 +23,13 @@ function counted() {
 const freshWs = () => `ws_leasec_${crypto.randomUUID()}`;
 /** The test suite's lease length (vitest.config.ts sets LEASE_MS). */
 const LEASE_MS = 200;
-const sleep = (ms: number) => scheduler.wait(ms);
+
+// The isolate's clock moves only when a test moves it: leases end when the test says, however slow the machine.
+let start = 0;
+beforeEach(() => {
+  start = Date.now();
+  vi.useFakeTimers({ toFake: ["Date"] });
+});
 
 afterEach(() => {
   vi.useRealTimers();
@@ -52,7 +58,8 @@ describe("an isolate's lease on a workspace's view", () => {
     const { state, env: bound } = counted();
     const ws = freshWs();
     await leasedView(bound, ws);
-    await sleep(LEASE_MS * KNOBS.leaseRenewAtFraction + 10);
+    // Past the renewal point, well before the end (on the isolate's clock).
+    vi.setSystemTime(start + LEASE_MS * KNOBS.leaseRenewAtFraction + 5);
     const later: Promise<unknown>[] = [];
     const answered = await leasedView(bound, ws, (p) => later.push(p));
     expect(answered.fetched).toBe(false);
@@ -66,6 +73,8 @@ describe("an isolate's lease on a workspace's view", () => {
     const ws = freshWs();
     await leasedView(bound, ws);
     await env.WORKSPACE.getByName(ws).setPointer("tool:t", "active", "rev_2", 10);
+    // The write returned once the lease had ended in real time; the isolate's clock shows it at its next I/O.
+    vi.setSystemTime(start + LEASE_MS + 1);
     const after = await leasedView(bound, ws);
     expect(after.fetched).toBe(true);
     expect(after.view.pointers["tool:t"]?.active?.revisionId).toBe("rev_2");
@@ -80,12 +89,12 @@ describe("an isolate's lease on a workspace's view", () => {
     state.failing = false;
     await leasedView(bound, ws);
     state.failing = true;
-    await sleep(LEASE_MS * KNOBS.leaseRenewAtFraction + 10);
+    vi.setSystemTime(start + LEASE_MS * KNOBS.leaseRenewAtFraction + 5);
     const later: Promise<unknown>[] = [];
     // A failed renewal is not the call's failure: the lease still holds.
     expect((await leasedView(bound, ws, (p) => later.push(p))).fetched).toBe(false);
     await Promise.all(later);
-    await sleep(LEASE_MS);
+    vi.setSystemTime(start + LEASE_MS + 1);
     await expect(leasedView(bound, ws)).rejects.toBeInstanceOf(LeaseUnavailable);
   });
 
@@ -93,7 +102,6 @@ describe("an isolate's lease on a workspace's view", () => {
     const { state, env: bound } = counted();
     const ws = freshWs();
     await leasedView(bound, ws);
-    vi.useFakeTimers({ toFake: ["Date"] });
     expect((await leasedView(bound, ws)).fetched).toBe(false);
     // A hook burned most of the lease's remaining time without I/O: the frozen clock does not show it.
     noteCpuMs(LEASE_MS);

@@ -1,7 +1,7 @@
 // The five steps of the tool-call path, each tested in its place; every
 // refusal is shown never to reach the upstream (its recorded calls).
 import { env } from "cloudflare:workers";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { clearLeases } from "../../../shared/lease/view";
 import { pipelineFaults } from "../../../workers/gateway/tool-call/call-types";
 import { LIMITS } from "../../../shared/limits";
@@ -235,6 +235,7 @@ function deployBeforeDispatch(ws: string, target: string, revisionId: string): v
 
 describe("step 4: recheck, authorize, one upstream call", () => {
   afterEach(() => {
+    vi.useRealTimers();
     pipelineFaults.beforeDispatch = undefined;
   });
 
@@ -289,10 +290,20 @@ describe("step 4: recheck, authorize, one upstream call", () => {
         .map((row) => `${row.revision_id} ${row.outcome}`)
         .toSorted();
     };
-    // The first call takes the lease; the next one runs its stages on it without a trip.
+    // The first call takes the lease; the next one runs its stages on it without a trip. The
+    // isolate's clock moves only as the test says, so the lease still holds however slow the machine.
+    const start = Date.now();
+    vi.useFakeTimers({ toFake: ["Date"] });
     await callTool(client, "echo", { text: "warm" });
-    deployBeforeDispatch(g.ws, `tool:${g.tools.echo}`, two.revisionId);
+    vi.setSystemTime(start + 1);
+    pipelineFaults.beforeDispatch = async () => {
+      pipelineFaults.beforeDispatch = undefined;
+      await env.WORKSPACE.getByName(g.ws).setPointer(`tool:${g.tools.echo}`, "active", two.revisionId, 100);
+      // The deploy returned after the lease ended; the isolate's clock shows that from this I/O on.
+      vi.setSystemTime(start + 10_000);
+    };
     const raced = await callTool(client, "echo", { text: "r" });
+    vi.useRealTimers();
     expect(raced).toMatchObject({ content: [{ text: "r two" }] });
     expect(await befores(raced)).toEqual(
       [`${one.revisionId} superseded`, `${two.revisionId} continue`].toSorted(),
