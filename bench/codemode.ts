@@ -20,6 +20,7 @@
 //                        the strict one: an extra call inside an execution against a Direct Mode
 //                        call's own gateway work (its request's dev-server cost taken off), so the
 //                        round trips an execute saves are not counted in its favour.
+import { executeCode, expectResult, FOUND, QUERIES, totals } from "./codemode-calls";
 import { rpcMessage, withBenchServer, type DevServer } from "./dev-server";
 import { ADAPTER_SOURCE, setUpWorkspace } from "./gateway-setup";
 import { client, type Reply } from "./http-client";
@@ -32,31 +33,7 @@ const warmup = Number(option("warmup", "50"));
 const port = Number(option("port", "8817"));
 const pauseMs = Number(option("pause-ms", "30"));
 
-/** The demo upstream finds two items for any query; the adapter's `after` adds their `total`. */
-const FOUND = 2;
-
 const MCP_HEADERS = { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
-
-/** The arguments of the three calls, in order: the same in both modes. */
-const QUERIES = [
-  { query: "The Workers release", limit: 5 },
-  { query: "pages release" },
-  { query: "d1 release notes", product: "d1" },
-];
-
-/** An execute's code: `calls` awaited calls of `tool`, returning the number of items each found. */
-function executeCode(tool: string, calls: number): string {
-  if (calls === 0) return "return [];";
-  const lines = QUERIES.slice(0, calls).map(
-    (args, i) => `const r${i} = await tools[${JSON.stringify(tool)}](${JSON.stringify(args)});`,
-  );
-  return [
-    ...lines,
-    `return [${QUERIES.slice(0, calls)
-      .map((_, i) => `r${i}.total`)
-      .join(", ")}];`,
-  ].join("\n");
-}
 
 /** A Direct Mode call's answer: the adapter's result, with its `total`. */
 function checkDirect(reply: Reply, label: string): void {
@@ -64,17 +41,6 @@ function checkDirect(reply: Reply, label: string): void {
   const total = (message.result?.structuredContent as { total?: unknown } | undefined)?.total;
   if (reply.status !== 200 || message.result?.isError || total !== FOUND)
     throw new Error(`${label}: HTTP ${reply.status}: ${reply.body.slice(0, 300)}`);
-}
-
-/** What an execute of `calls` calls answers: each call's total, and no logs. */
-const totals = (calls: number) => ({ result: Array.from({ length: calls }, () => FOUND), logs: [] });
-
-function expectResult(label: string, reply: Reply, expected: unknown): void {
-  const message = rpcMessage(reply.body);
-  if (reply.status !== 200 || message.error !== undefined || message.result?.isError)
-    throw new Error(`${label}: HTTP ${reply.status}: ${reply.body.slice(0, 300)}`);
-  const got = JSON.stringify(message.result?.structuredContent);
-  if (got !== JSON.stringify(expected)) throw new Error(`${label}: got ${got}`);
 }
 
 const percentileOf = (values: readonly number[], p: number): number =>

@@ -5,12 +5,27 @@
 import * as fc from "fast-check";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { inject } from "vitest";
 import type { ReliabilityServer } from "./global-setup.ts";
 
-export const server = (): ReliabilityServer => inject("reliabilityServer");
+let chosen: ReliabilityServer | undefined;
+
+/** The server the helpers talk to: the suite's, or the one `useServer` named. */
+export const server = (): ReliabilityServer => chosen ?? inject("reliabilityServer");
+
+/**
+ * Points every helper at `next`, a server the file started itself (a simulated
+ * distance, several gateway colos, other lease settings), or back at the
+ * suite's with undefined. Each file runs in its own module instance, so this
+ * never reaches another file.
+ */
+export function useServer(next: ReliabilityServer | undefined): void {
+  chosen = next;
+}
 
 export const ADMIN_SCOPES = ["admin", "hooks:read", "hooks:write", "tools:call"] as const;
 
@@ -291,6 +306,18 @@ export async function saveDraft(
   return body.version;
 }
 
+/** Saves `source` as the target's next version and tests it (`test`: the test console's body), so it can be deployed. */
+export async function testedVersion(
+  ws: Workspace,
+  base: string,
+  source: string,
+  test: Record<string, unknown>,
+): Promise<number> {
+  const version = await saveDraft(ws, base, source);
+  await apiOk("POST", `${base}/test`, { key: ws.key, body: { ...test, version } });
+  return version;
+}
+
 /** Draft → test → active deployment of a tool adapter; the revision id. */
 export async function deployToolAdapter(
   ws: Workspace,
@@ -299,8 +326,7 @@ export async function deployToolAdapter(
   test: Record<string, unknown>,
 ): Promise<string> {
   const base = `${ws.base}/tools/${toolUid}/hook`;
-  const version = await saveDraft(ws, base, source);
-  await apiOk("POST", `${base}/test`, { key: ws.key, body: { ...test, version } });
+  const version = await testedVersion(ws, base, source, test);
   const { body } = await apiOk<{ revision: { id: string } }>("POST", `${base}/deployments`, {
     key: ws.key,
     body: { version, channel: "active" },
@@ -420,6 +446,80 @@ export function refusalCode(result: { isError?: unknown; _meta?: unknown }): str
   if (result.isError !== true || !isObject(result._meta)) return null;
   const error = result._meta[ERROR_META];
   return isObject(error) && typeof error.code === "string" ? error.code : null;
+}
+
+// ── A dev server of the file's own ──────────────────────────────────────────
+
+/** startDevServer's options for a server a file starts itself (scripts/dev-server.mjs documents each). */
+export interface OwnServerOptions {
+  port: number;
+  /** SIM_HOME_RTT_MS: every await on the WorkspaceObject, D1 or R2 waits this long first. */
+  simHomeRttMs?: number;
+  /** Gateway colos, picked per request with `x-rayrun-colo: n`. */
+  colos?: number;
+  /** LEASE_MS: the WorkspaceObject's lease length. */
+  leaseMs?: number;
+  /** SIM_UNSAFE_SKIP_LEASE_WAIT=1: writes return without waiting out older leases. */
+  unsafeSkipLeaseWait?: boolean;
+}
+
+export interface OwnServer extends ReliabilityServer {
+  /** Stops its processes and removes its state. */
+  stop: () => Promise<void>;
+}
+
+interface StartedDevServer {
+  url: string;
+  upstreamUrl: string;
+  providerUrl: string;
+  key: string;
+  stop: () => Promise<void> | void;
+}
+
+// Plain .mjs without declarations: typed here with the options this file passes.
+const devServerModule: string = "../scripts/dev-server.mjs";
+
+/**
+ * A dev server (both Workers, the demo upstream and provider) with throw-away
+ * state, started as the suite's is (no trace collector, no request log lines).
+ */
+export async function startOwnServer(options: OwnServerOptions): Promise<OwnServer> {
+  const { startDevServer } = (await import(devServerModule)) as {
+    startDevServer: (
+      options: OwnServerOptions & {
+        stateDir: string;
+        devVarsPath: string;
+        stdio: "inherit" | "ignore";
+        observability: boolean;
+        logLevel: "warn";
+      },
+    ) => Promise<StartedDevServer>;
+  };
+  const dir = mkdtempSync(join(tmpdir(), "rayrun-reliability-own-"));
+  try {
+    const started = await startDevServer({
+      ...options,
+      stateDir: join(dir, "state"),
+      devVarsPath: join(dir, ".dev.vars"),
+      stdio: process.env.RELIABILITY_STDIO === "inherit" ? "inherit" : "ignore",
+      observability: false,
+      logLevel: "warn",
+    });
+    return {
+      url: started.url,
+      port: options.port,
+      upstreamUrl: started.upstreamUrl,
+      providerUrl: started.providerUrl,
+      bootstrapKey: started.key,
+      stop: async () => {
+        await started.stop();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
 }
 
 // ── Memory ──────────────────────────────────────────────────────────────────

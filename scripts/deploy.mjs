@@ -82,7 +82,13 @@ export function deploySteps(argv) {
  * Vars that only simulate a distant home on one machine (docs/architecture.md, "Distance,
  * simulated"): deployed, every call to the WorkspaceObject, D1 and R2 would wait for nothing.
  */
-const DEV_ONLY_VARS = ["SIM_HOME_RTT_MS", "SIM_COLOS", "SIM_COLO"];
+const DISTANCE_VARS = ["SIM_HOME_RTT_MS", "SIM_COLOS", "SIM_COLO"];
+/**
+ * Lets writes return before older leases end (durable-objects/workspace/lease.ts): deployed, a call
+ * could run a revision, or admit a key, that a returned deploy or revocation had replaced.
+ */
+const UNSAFE_VARS = ["SIM_UNSAFE_SKIP_LEASE_WAIT"];
+const DEV_ONLY_VARS = [...DISTANCE_VARS, ...UNSAFE_VARS];
 
 /** The dev-only vars a wrangler config's text sets, as keys anywhere (a [vars] table, an env's, inline). */
 export function devOnlyVars(text) {
@@ -100,8 +106,11 @@ export function devOnlyVars(text) {
 export function simulationRefusal(read = (path) => readFileSync(path, "utf8")) {
   for (const worker of WORKERS) {
     const names = devOnlyVars(read(worker.config));
-    if (names.length > 0)
-      return `${worker.config} sets ${names.join(" and ")}, a dev-only simulation of distance (docs/architecture.md); remove ${names.length === 1 ? "it" : "them"} to deploy`;
+    if (names.length === 0) continue;
+    const what = names.some((name) => UNSAFE_VARS.includes(name))
+      ? "a test-only switch that lets writes return before older leases end (durable-objects/workspace/lease.ts)"
+      : "a dev-only simulation of distance (docs/architecture.md)";
+    return `${worker.config} sets ${names.join(" and ")}, ${what}; remove ${names.length === 1 ? "it" : "them"} to deploy`;
   }
   return null;
 }

@@ -19,7 +19,13 @@ const GATEWAY_CONFIG = "workers/gateway/wrangler.toml";
 
 // The simulation's vars come from startDevServer's options alone: wrangler lets the environment
 // override the vars a config declares, so the shell's are left out of every wrangler's.
-const SIM_VARS = new Set(["SIM_HOME_RTT_MS", "SIM_COLOS", "SIM_COLO"]);
+const SIM_VARS = new Set([
+  "SIM_HOME_RTT_MS",
+  "SIM_COLOS",
+  "SIM_COLO",
+  "LEASE_MS",
+  "SIM_UNSAFE_SKIP_LEASE_WAIT",
+]);
 const shellEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !SIM_VARS.has(name)));
 
 // Without CLOUDFLARE_CF_FETCH_ENABLED=false every miniflare instance downloads the `Request.cf`
@@ -242,22 +248,31 @@ function apiConfig(colos, vars) {
 const MAX_COLOS = 16;
 
 /** Throws before anything starts when the simulation's options make no sense. */
-function checkSimOptions(simHomeRttMs, colos) {
+function checkSimOptions(simHomeRttMs, colos, leaseMs) {
   if (!Number.isInteger(colos) || colos < 1 || colos > MAX_COLOS)
     throw new RangeError(`colos (SIM_COLOS) must be a whole number from 1 to ${MAX_COLOS}, not ${colos}`);
   if (simHomeRttMs !== undefined && !(Number.isFinite(simHomeRttMs) && simHomeRttMs >= 0))
     throw new RangeError(
       `simHomeRttMs (SIM_HOME_RTT_MS) must be a number of milliseconds ≥ 0, not ${simHomeRttMs}`,
     );
+  if (leaseMs !== undefined && !(Number.isInteger(leaseMs) && leaseMs > 0))
+    throw new RangeError(`leaseMs (LEASE_MS) must be a whole number of milliseconds > 0, not ${leaseMs}`);
 }
 
 /**
  * The product Workers' configs, the api Worker's first (it serves the port). Without the simulated
- * distance (docs/architecture.md, "Distance, simulated"), the committed ones; with it, copies
- * written into `stateDir`/sim: the api Worker's and one per gateway colo, each with its vars.
+ * distance (docs/architecture.md, "Distance, simulated") or the lease options, the committed ones;
+ * with any of them, copies written into `stateDir`/sim: the api Worker's and one per gateway colo,
+ * each with its vars. The lease options go to the api Worker alone: it hosts the WorkspaceObject,
+ * which grants the leases and decides how long a write waits for them.
  */
-function productConfigs(stateDir, simHomeRttMs, colos) {
-  if (simHomeRttMs === undefined && colos === 1) return [API_CONFIG, GATEWAY_CONFIG];
+function productConfigs(stateDir, { simHomeRttMs, colos, leaseMs, unsafeSkipLeaseWait }) {
+  const leaseVars = {
+    ...(leaseMs === undefined ? {} : { LEASE_MS: String(leaseMs) }),
+    ...(unsafeSkipLeaseWait ? { SIM_UNSAFE_SKIP_LEASE_WAIT: "1" } : {}),
+  };
+  if (simHomeRttMs === undefined && colos === 1 && Object.keys(leaseVars).length === 0)
+    return [API_CONFIG, GATEWAY_CONFIG];
   const dir = join(stateDir, "sim");
   mkdirSync(dir, { recursive: true });
   const vars = simHomeRttMs === undefined ? {} : { SIM_HOME_RTT_MS: String(simHomeRttMs) };
@@ -266,7 +281,7 @@ function productConfigs(stateDir, simHomeRttMs, colos) {
     writeFileSync(path, text);
     return path;
   };
-  const configs = [write("api.toml", apiConfig(colos, vars))];
+  const configs = [write("api.toml", apiConfig(colos, { ...vars, ...leaseVars }))];
   for (let n = 1; n <= colos; n++) configs.push(write(`gateway-${n}.toml`, coloConfig(n, vars)));
   return configs;
 }
@@ -289,7 +304,11 @@ function productConfigs(stateDir, simHomeRttMs, colos) {
  * `GET /__sim/stats` answers. `colos` (default 1) runs the gateway as that many Workers,
  * rayrun-gateway, rayrun-gateway-2, …, each its own isolate with its own caches; the api Worker
  * hands /mcp/*, /llm/* and /__sim/* to colo n when a request carries `x-rayrun-colo: n`.
- * @param {{ port: number, stateDir: string, devVarsPath: string, stdio?: "inherit" | "ignore", observability?: boolean, logLevel?: "info" | "warn", envFiles?: string[], buildConsole?: "always" | "if-missing", simHomeRttMs?: number, colos?: number, signal?: AbortSignal }} options
+ * `leaseMs` sets LEASE_MS, the WorkspaceObject's lease length (KNOBS.leaseMs when absent): a test
+ * that makes many writes under traffic waits out a shorter lease per write. `unsafeSkipLeaseWait`
+ * sets SIM_UNSAFE_SKIP_LEASE_WAIT=1, which lets writes return before older leases end: it breaks
+ * the guarantee leases give, for a test that shows its check catches exactly that (never deployable).
+ * @param {{ port: number, stateDir: string, devVarsPath: string, stdio?: "inherit" | "ignore", observability?: boolean, logLevel?: "info" | "warn", envFiles?: string[], buildConsole?: "always" | "if-missing", simHomeRttMs?: number, colos?: number, leaseMs?: number, unsafeSkipLeaseWait?: boolean, signal?: AbortSignal }} options
  */
 export async function startDevServer({
   port,
@@ -302,12 +321,14 @@ export async function startDevServer({
   buildConsole = "if-missing",
   simHomeRttMs,
   colos = 1,
+  leaseMs,
+  unsafeSkipLeaseWait = false,
   signal,
 }) {
   const ports = devServerPorts(port);
   const invalid = ports.find((p) => !Number.isInteger(p.port) || p.port < 1 || p.port > 65_535);
   if (invalid) throw new RangeError(`port ${invalid.port} (${invalid.use}) is not a valid TCP port`);
-  checkSimOptions(simHomeRttMs, colos);
+  checkSimOptions(simHomeRttMs, colos, leaseMs);
   // Checked up front: wrangler only fails on a taken port after its slow start-up, and a port
   // already answering /v1/limits (another `npm start`) would pass the readiness checks below.
   const taken = [];
@@ -343,7 +364,7 @@ export async function startDevServer({
   try {
     const { key, created } = ensureBootstrapKey(devVarsPath);
     // Written once this process owns `stateDir`: wrangler reloads when a config it serves changes.
-    const configs = productConfigs(stateDir, simHomeRttMs, colos);
+    const configs = productConfigs(stateDir, { simHomeRttMs, colos, leaseMs, unsafeSkipLeaseWait });
     // One writer per state directory: every workerd opens the SQLite files under its
     // --persist-to (cache, D1, Durable Objects) and two processes creating them at once fail
     // with SQLITE_BUSY. The migrations finish before the product Workers open `stateDir`, and

@@ -32,6 +32,12 @@ export class LeaseBook {
     /** Lease length; KNOBS.leaseMs unless a test runs with shorter ones. */
     readonly leaseMs: number,
     private readonly clock: LeaseClock = realClock,
+    /**
+     * Test-only (SIM_UNSAFE_SKIP_LEASE_WAIT): writes return without waiting
+     * for older leases, which breaks the guarantee above. It exists so that a
+     * test can show its check fails without the wait; deploy refuses it.
+     */
+    private readonly skipWait = false,
   ) {}
 
   get epoch(): number {
@@ -61,6 +67,7 @@ export class LeaseBook {
    */
   async changed(): Promise<void> {
     this.storage.setMeta(EPOCH, String(this.epoch + 1));
+    if (this.skipWait) return;
     const wait = this.leaseUntil + KNOBS.leaseMarginMs - this.clock.now();
     if (wait > 0) await this.clock.sleep(wait);
   }

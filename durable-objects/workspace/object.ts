@@ -10,7 +10,7 @@ import {
 import { KNOBS } from "../../shared/knobs";
 import { draftEtag, emptyContentHash } from "./head";
 import { insertVersion, storedHeads } from "./history";
-import { LeaseBook } from "./lease";
+import { LeaseBook, realClock } from "./lease";
 import { Mutex } from "./mutex";
 import type {
   DeployChannel,
@@ -43,6 +43,8 @@ export interface WorkspaceObjectEnv {
   DB: D1Database;
   /** Lease length in ms for test runs that want short ones; KNOBS.leaseMs when absent. */
   LEASE_MS?: string;
+  /** Test-only, never deployed: "1" lets writes return without waiting out older leases (see LeaseBook). */
+  SIM_UNSAFE_SKIP_LEASE_WAIT?: string;
 }
 
 export class WorkspaceObject extends DurableObject<WorkspaceObjectEnv> implements WorkspaceRpc {
@@ -69,7 +71,12 @@ export class WorkspaceObject extends DurableObject<WorkspaceObjectEnv> implement
     super(ctx, env);
     this.#state = new WorkspaceStorage(ctx.storage.sql);
     const leaseMs = Number(env.LEASE_MS ?? "");
-    this.#leases = new LeaseBook(this.#state, leaseMs > 0 ? leaseMs : KNOBS.leaseMs);
+    this.#leases = new LeaseBook(
+      this.#state,
+      leaseMs > 0 ? leaseMs : KNOBS.leaseMs,
+      realClock,
+      env.SIM_UNSAFE_SKIP_LEASE_WAIT === "1",
+    );
   }
 
   /** The target's head (`{ generation, version }` and its ETag). */

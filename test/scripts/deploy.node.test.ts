@@ -82,6 +82,22 @@ describe("the simulated distance's vars", () => {
     expect(simulationRefusal((path) => configs[path] ?? "")).toMatch(/^wrangler\.toml sets SIM_HOME_RTT_MS/);
   });
 
+  it("refuse the switch that skips the lease wait, wherever it is set", () => {
+    expect(devOnlyVars('[vars]\nSIM_UNSAFE_SKIP_LEASE_WAIT = "1"\n')).toEqual(["SIM_UNSAFE_SKIP_LEASE_WAIT"]);
+    expect(devOnlyVars('vars = { LEASE_MS = "1000", SIM_UNSAFE_SKIP_LEASE_WAIT = "0" }')).toEqual([
+      "SIM_UNSAFE_SKIP_LEASE_WAIT",
+    ]);
+    const configs: Record<string, string> = {
+      "wrangler.toml": '[vars]\nLEASE_MS = "1000"\nSIM_UNSAFE_SKIP_LEASE_WAIT = "1"\n',
+      "workers/gateway/wrangler.toml": "",
+    };
+    const refusal = simulationRefusal((path) => configs[path] ?? "");
+    expect(refusal).toMatch(
+      /^wrangler\.toml sets SIM_UNSAFE_SKIP_LEASE_WAIT, a test-only switch that lets writes return before older leases end/,
+    );
+    expect(refusal).not.toContain("\n");
+  });
+
   it("are set by neither committed config", () => {
     expect(simulationRefusal()).toBeNull();
   });

@@ -50,7 +50,8 @@ function toGateway(c: Context<ApiEnv>): Promise<Response> | Response {
 }
 
 // Dev-only, first so that it costs nothing otherwise: with SIM_HOME_RTT_MS set, this isolate's
-// counters, or a gateway colo's with x-rayrun-colo; unset, the 404 any unknown path gets.
+// counters, or with x-rayrun-colo a gateway colo's counters and its `POST /__sim/forget` (the
+// caches a cold isolate lacks are the gateway's); unset, the 404 any unknown path gets.
 app.all("/__sim/*", (c) => {
   if (c.req.header(SIM_COLO_HEADER) !== undefined) return toGateway(c);
   const stats = c.req.method === "GET" && c.req.path === "/__sim/stats" ? simStats("api", c.env) : null;

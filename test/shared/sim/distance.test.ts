@@ -5,8 +5,11 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { workspaceObject } from "../../../durable-objects/workspace/rpc";
+import { DEFAULT_PROFILE } from "../../../shared/access";
 import { database } from "../../../shared/db/client";
 import { workspaces } from "../../../shared/db/schema";
+import { configAt } from "../../../shared/lease/config";
+import { leasedView } from "../../../shared/lease/view";
 import {
   simStats,
   simulatedDistanceCounts,
@@ -14,7 +17,8 @@ import {
   type SimulatedDistanceCounts,
 } from "../../../shared/sim/distance";
 import { gateway } from "../../../workers/gateway/app";
-import { call, expectProblem, json } from "../../helpers/api";
+import { workspaceCatalog } from "../../../workers/gateway/caches/catalog-cache";
+import { call, createWorkspace, expectProblem, json } from "../../helpers/api";
 
 const RTT = 37;
 
@@ -238,5 +242,40 @@ describe("GET /__sim/stats", () => {
       400,
       "invalid_request",
     );
+  });
+});
+
+describe("POST /__sim/forget", () => {
+  it("is the 404 any unknown path gets while SIM_HOME_RTT_MS is unset, on both Workers", async () => {
+    await expectProblem(await gateway.request("/__sim/forget", { method: "POST" }, env), 404, "not_found");
+    await expectProblem(await call("POST", "/__sim/forget"), 404, "not_found");
+  });
+
+  it("empties the gateway isolate's caches, so that its next call asks the workspace's home again", async () => {
+    const { uid } = await createWorkspace("forget");
+    const { view } = await leasedView(env, uid);
+    const config = configAt(env, uid, view.catalog);
+    expect(configAt(env, uid, view.catalog)).toBe(config);
+    const catalog = () => workspaceCatalog(env, uid, DEFAULT_PROFILE, { version: view.catalog });
+    await catalog();
+    expect((await catalog()).fresh).toBe(false);
+    // The suite's leases last 200 ms (vitest.config.ts): taken right before, this one still holds.
+    await leasedView(env, uid);
+    expect((await leasedView(env, uid)).fetched).toBe(false);
+
+    const res = await gateway.request("/__sim/forget", { method: "POST" }, simulated("0"));
+    const body = await json<{ forgotten: string[] }>(res, 200);
+    expect(body.forgotten).toEqual(
+      expect.arrayContaining(["leases", "configCopies", "catalogs", "resolvedKeys", "revisions"]),
+    );
+    expect(body.forgotten).toEqual(expect.arrayContaining(["pluginLists", "upstreamSessions"]));
+
+    expect((await leasedView(env, uid)).fetched).toBe(true);
+    expect(configAt(env, uid, view.catalog)).not.toBe(config);
+    expect((await catalog()).fresh).toBe(true);
+  });
+
+  it("answers only POST", async () => {
+    await expectProblem(await gateway.request("/__sim/forget", {}, simulated("0")), 404, "not_found");
   });
 });
