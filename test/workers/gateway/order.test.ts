@@ -225,6 +225,18 @@ describe("step 3: upstream schema and size bound", () => {
   });
 });
 
+/** The active `before` runs a call's request id recorded, as "revision outcome". */
+async function activeBefores(
+  g: Awaited<ReturnType<typeof setup>>,
+  result: { _meta?: Record<string, unknown> },
+) {
+  const id = result._meta?.["rayrun/requestId"];
+  return (await runs(g))
+    .filter((row) => row.request_id === id && row.stage === "before" && row.channel === "active")
+    .map((row) => `${row.revision_id} ${row.outcome}`)
+    .toSorted();
+}
+
 /** A deploy of `revisionId` that returns to its caller between the call's stages and its dispatch. */
 function deployBeforeDispatch(ws: string, target: string, revisionId: string): void {
   pipelineFaults.beforeDispatch = async () => {
@@ -283,13 +295,7 @@ describe("step 4: recheck, authorize, one upstream call", () => {
       channel: "shadow",
     });
     const client = await connect(g);
-    const befores = async (result: { _meta?: Record<string, unknown> }) => {
-      const id = result._meta?.["rayrun/requestId"];
-      return (await runs(g))
-        .filter((row) => row.request_id === id && row.stage === "before" && row.channel === "active")
-        .map((row) => `${row.revision_id} ${row.outcome}`)
-        .toSorted();
-    };
+    const befores = (result: { _meta?: Record<string, unknown> }) => activeBefores(g, result);
     // The first call takes the lease; the next one runs its stages on it without a trip. The
     // isolate's clock moves only as the test says, so the lease still holds however slow the machine.
     const start = Date.now();
@@ -314,13 +320,7 @@ describe("step 4: recheck, authorize, one upstream call", () => {
     const g = await setup();
     const one = await deploy(g, "echo", SUFFIX_ADAPTER(" one"), { testArgs: { text: "x" } });
     const client = await connect(g);
-    const befores = async (result: { _meta?: Record<string, unknown> }) => {
-      const id = result._meta?.["rayrun/requestId"];
-      return (await runs(g))
-        .filter((row) => row.request_id === id && row.stage === "before" && row.channel === "active")
-        .map((row) => `${row.revision_id} ${row.outcome}`)
-        .toSorted();
-    };
+    const befores = (result: { _meta?: Record<string, unknown> }) => activeBefores(g, result);
     await callTool(client, "echo", { text: "warm" });
     const two = await deploy(g, "echo", SUFFIX_ADAPTER(" two"), { testArgs: { text: "x" } });
     const deployed = await callTool(client, "echo", { text: "a" });
