@@ -43,12 +43,14 @@ export interface IsolateStats {
   workspaceRpcs: number;
   d1Queries: number;
   r2Ops: number;
+  /** Trips begun during a request while no other was under way (a lower bound of a request's rounds). */
+  rounds: number;
 }
 
 /** The calls an isolate (or several) sent home. */
-export type HomeCounts = Pick<IsolateStats, "workspaceRpcs" | "d1Queries" | "r2Ops">;
+export type HomeCounts = Pick<IsolateStats, "workspaceRpcs" | "d1Queries" | "r2Ops" | "rounds">;
 
-export const NO_COUNTS: HomeCounts = { workspaceRpcs: 0, d1Queries: 0, r2Ops: 0 };
+export const NO_COUNTS: HomeCounts = { workspaceRpcs: 0, d1Queries: 0, r2Ops: 0, rounds: 0 };
 
 /** A gateway colo's counters, or the api Worker's when `colo` is null. */
 export async function isolateStats(url: string, colo: number | null): Promise<IsolateStats> {
@@ -96,6 +98,7 @@ export function sentHome(before: Reading, after: Reading): HomeCounts {
     total.workspaceRpcs += now.workspaceRpcs - from.workspaceRpcs;
     total.d1Queries += now.d1Queries - from.d1Queries;
     total.r2Ops += now.r2Ops - from.r2Ops;
+    total.rounds += now.rounds - from.rounds;
   });
   return total;
 }
@@ -104,4 +107,5 @@ export const addCounts = (a: HomeCounts, b: HomeCounts): HomeCounts => ({
   workspaceRpcs: a.workspaceRpcs + b.workspaceRpcs,
   d1Queries: a.d1Queries + b.d1Queries,
   r2Ops: a.r2Ops + b.r2Ops,
+  rounds: a.rounds + b.rounds,
 });

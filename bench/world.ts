@@ -517,7 +517,7 @@ async function measureLatency(sites: readonly Site[]): Promise<number[][][]> {
   // Loads the cold colos' code: a fresh isolate's compile is not what an isolate with emptied caches pays.
   await Promise.all(
     sites.flatMap(({ server, cases }) =>
-      Array.from({ length: coldColos }, (_, i) => cases[coldIndex]?.run(connectionTo(server, i))),
+      Array.from({ length: coldColos }, async (_, i) => cases[coldIndex]?.run(connectionTo(server, i))),
     ),
   );
   const totalRounds = rounds * connections;
@@ -785,7 +785,7 @@ function report(paths: readonly Path[], runs: readonly RttRun[]): void {
 
   if (zero.counts !== null) {
     console.log(`\n### Sent home per call at RTT 0 (one call at a time on one colo; run records included)\n`);
-    const countHeader = ["path", "calls", "RPCs/call", "D1/call", "R2/call"];
+    const countHeader = ["path", "calls", "RPCs/call", "D1/call", "R2/call", "rounds/call"];
     console.log(row(countHeader));
     console.log(rule(countHeader.length));
     for (const c of zero.counts) {
@@ -796,6 +796,7 @@ function report(paths: readonly Path[], runs: readonly RttRun[]): void {
           f2(c.workspaceRpcs / c.calls),
           f2(c.d1Queries / c.calls),
           f2(c.r2Ops / c.calls),
+          f2(c.rounds / c.calls),
         ]),
       );
     }

@@ -25,6 +25,13 @@ export const KNOBS = {
   revisionMetaCacheEntries: 1024,
   /** Compiled revision code kept, in UTF-8 bytes; dozens of revisions at LIMITS.compiledBytes each. */
   revisionCodeCacheBytes: 8 * MiB,
+  /**
+   * A workspace whose pointed revisions' code is at most this many bytes is
+   * loaded whole when an isolate takes a new view of it (shared/deploy/revision-store.ts):
+   * a handful of adapters and plugins, well inside revisionCodeCacheBytes so
+   * warming one workspace cannot push out another's code.
+   */
+  warmCodeBytes: 1 * MiB,
   /** Plugin tool definitions kept, one list per plugin revision (immutable). */
   pluginToolDefsCacheEntries: 4096,
   /** Upstream MCP sessions kept, per owner, URL and token; a forgotten one costs one handshake. */

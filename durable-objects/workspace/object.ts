@@ -252,13 +252,19 @@ export class WorkspaceObject extends DurableObject<WorkspaceObjectEnv> implement
     bytes: number,
     now: number = Date.now(),
     generation?: number,
+    codeHash?: string,
   ): Promise<SetPointerOutcome> {
     const current = this.#head(target).generation;
     if (generation !== undefined && generation !== current) {
       return { ok: false, reset: { generation: current } };
     }
     const previous = this.#state.pointers(target)[channel];
-    const pointer: Pointer = { revisionId, bytes, setAt: iso(this.clock(now)) };
+    const pointer: Pointer = {
+      revisionId,
+      bytes,
+      setAt: iso(this.clock(now)),
+      ...(codeHash === undefined ? {} : { codeHash }),
+    };
     const before = this.#state.deployedCodeBytes();
     const after = this.#state.deployedCodeBytes({ target, channel, pointer });
     if (after > LIMITS.deployedCodeBytesPerWorkspace && after > before) {

@@ -134,6 +134,7 @@ export interface WorkspaceRpc {
     bytes: number,
     now?: number,
     generation?: number,
+    codeHash?: string,
   ): Promise<SetPointerOutcome>;
   dropPointer(
     target: string,

@@ -51,6 +51,8 @@ export const MIGRATIONS: readonly string[] = [
      primary key (target, channel)
    );
    create table if not exists revoked_keys (key_id text primary key, revoked_at text not null);`,
+  // The pointed revision's code hash, so a lease names each deployed revision's R2 object.
+  `alter table pointers add column code_hash text;`,
 ];
 
 /**
@@ -101,6 +103,7 @@ type PointerRecord = {
   revision_id: string;
   bytes: number;
   set_at: string;
+  code_hash: string | null;
 };
 
 export class WorkspaceStorage {
@@ -224,7 +227,7 @@ export class WorkspaceStorage {
       const read: Pointers = { active: null, shadow: null };
       const rows = this.sql
         .exec<PointerRecord>(
-          "select target, channel, revision_id, bytes, set_at from pointers where target = ?",
+          "select target, channel, revision_id, bytes, set_at, code_hash from pointers where target = ?",
           target,
         )
         .toArray();
@@ -233,6 +236,7 @@ export class WorkspaceStorage {
           revisionId: row.revision_id,
           bytes: row.bytes,
           setAt: row.set_at,
+          ...(row.code_hash === null ? {} : { codeHash: row.code_hash }),
         });
       }
       cached = remember(this.#pointers, target, Object.freeze(read));
@@ -250,14 +254,15 @@ export class WorkspaceStorage {
 
   putPointer(target: string, channel: DeployChannel, pointer: Pointer): void {
     this.sql.exec(
-      `insert into pointers (target, channel, revision_id, bytes, set_at) values (?, ?, ?, ?, ?)
+      `insert into pointers (target, channel, revision_id, bytes, set_at, code_hash) values (?, ?, ?, ?, ?, ?)
        on conflict (target, channel) do update set revision_id = excluded.revision_id, bytes = excluded.bytes,
-         set_at = excluded.set_at`,
+         set_at = excluded.set_at, code_hash = excluded.code_hash`,
       target,
       channel,
       pointer.revisionId,
       pointer.bytes,
       pointer.setAt,
+      pointer.codeHash ?? null,
     );
     this.#pointers.delete(target);
   }

@@ -1,7 +1,7 @@
 // Hook-run records of the tool-call path (one per stage run, active or
 // shadow, and one per pipeline refusal), handed to the log store after the
 // response: never awaited on the response path.
-import { readWorkspaceConfig } from "../config";
+import { readWorkspaceConfig, type WorkspaceConfig } from "../config";
 import type { Json } from "../json";
 import {
   deferRuns,
@@ -26,10 +26,15 @@ export interface RecordScope {
   payloadCapture: boolean;
   /** How the call was made; every record the call writes carries it. Absent: `direct`. */
   mode?: RunMode;
+  /**
+   * The workspace config the call ran under (the isolate's copy at its
+   * lease's catalog version); absent: read from D1 when the records are written.
+   */
+  config?: () => Promise<Pick<WorkspaceConfig, "detailPolicy">>;
 }
 
 /** What writing a call's records needs of its scope. */
-type WriteScope = Pick<RecordScope, "workspaceUid" | "payloadCapture" | "mode">;
+type WriteScope = Pick<RecordScope, "workspaceUid" | "payloadCapture" | "mode" | "config">;
 
 /** The records stamped with the call's mode (plugins' records are built without a scope). */
 const inMode = (records: readonly RunRecord[], mode: RunMode | undefined): readonly RunRecord[] =>
@@ -155,10 +160,10 @@ export function deferRecords(
 /** Whether details are kept: the service's payload capture, then (only when on) the workspace's policy. */
 async function captureSettings(
   env: { DB: D1Database },
-  scope: Pick<RecordScope, "workspaceUid" | "payloadCapture">,
+  scope: Pick<RecordScope, "workspaceUid" | "payloadCapture" | "config">,
 ): Promise<CaptureSettings> {
   if (!scope.payloadCapture) return { payloadCapture: false, detailPolicy: "none" };
-  const { detailPolicy } = await readWorkspaceConfig(env.DB, scope.workspaceUid);
+  const { detailPolicy } = await (scope.config?.() ?? readWorkspaceConfig(env.DB, scope.workspaceUid));
   return { payloadCapture: true, detailPolicy };
 }
 

@@ -2,7 +2,7 @@
 // An approval binds the exact active revision and the exact transformed call;
 // after an approver approves it, the key that asked may dispatch the stored
 // call exactly once (a conditional UPDATE approved → used decides).
-import { and, desc, eq, gt, lt, lte, or } from "drizzle-orm";
+import { and, desc, eq, gt, lt, lte, or, type SQL } from "drizzle-orm";
 import { database } from "../db/client";
 import { approvals, type ApprovalStatus } from "../db/schema";
 import { canonicalJson, sha256Hex } from "../canonical-json";
@@ -115,15 +115,10 @@ export async function decideApproval(
   return { kind: "not_pending", row: existing, status: statusOf(existing, now) };
 }
 
-/** Marks an approved, unexpired approval used; false when another call used it first (or it expired). */
-export async function consumeApproval(
-  db: D1Database,
-  workspaceUid: string,
-  id: string,
-  now: number,
-): Promise<boolean> {
+/** Marks approval `id` used when it is approved, unexpired and meets `conditions`: the row, or undefined. */
+function spend(db: D1Database, workspaceUid: string, id: string, now: number, ...conditions: SQL[]) {
   const at = new Date(now).toISOString();
-  const used = await database(db)
+  return database(db)
     .update(approvals)
     .set({ status: "used", usedAt: at })
     .where(
@@ -132,12 +127,55 @@ export async function consumeApproval(
         eq(approvals.id, id),
         eq(approvals.status, "approved"),
         gt(approvals.expiresAt, at),
+        ...conditions,
       ),
     )
-    .returning({ id: approvals.id })
+    .returning()
     .get();
-  return used !== undefined;
 }
+
+/** Marks an approved, unexpired approval used; false when another call used it first (or it expired). */
+export async function consumeApproval(
+  db: D1Database,
+  workspaceUid: string,
+  id: string,
+  now: number,
+): Promise<boolean> {
+  return (await spend(db, workspaceUid, id, now)) !== undefined;
+}
+
+/**
+ * Checks and spends an approval for one repeated call in a single conditional
+ * UPDATE (one trip to the database's home on the hot path): approved,
+ * unexpired, for this tool, this key and these public arguments. When nothing
+ * was spent, the row is read to say why (a second trip, on the refusal path only).
+ */
+export async function claimApproval(
+  db: D1Database,
+  workspaceUid: string,
+  id: string,
+  use: { toolUid: string; keyId: string; publicHash: string; now: number },
+): Promise<
+  { ok: true; row: ApprovalRow } | { ok: false; code: ApprovalUseCode; message: string; row?: ApprovalRow }
+> {
+  const spent = await spend(
+    db,
+    workspaceUid,
+    id,
+    use.now,
+    eq(approvals.toolUid, use.toolUid),
+    eq(approvals.keyId, use.keyId),
+    eq(approvals.publicHash, use.publicHash),
+  );
+  if (spent) return { ok: true, row: spent };
+  const row = await getApproval(db, workspaceUid, id);
+  const check = checkApprovalUse(row, use);
+  // It passed the check just now, so another call spent it (or it expired) between the two reads.
+  if (check.ok) return { ok: false, code: "approval_used", message: USED_MESSAGE, row: check.row };
+  return row === undefined ? check : { ...check, row };
+}
+
+const USED_MESSAGE = "The approval was already used for one call.";
 
 /** A page of approvals by their (effective) status, newest first. */
 export function listApprovals(
@@ -196,7 +234,7 @@ export function checkApprovalUse(
     case "denied":
       return { ok: false, code: "approval_denied", message: "The approval was denied." };
     case "used":
-      return { ok: false, code: "approval_used", message: "The approval was already used for one call." };
+      return { ok: false, code: "approval_used", message: USED_MESSAGE };
     case "expired":
       return { ok: false, code: "approval_expired", message: "The approval has expired." };
     case "approved":

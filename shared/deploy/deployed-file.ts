@@ -5,7 +5,8 @@
 // by revision id (bounded, like the gateway's adapter revisions).
 import type { WorkspaceBinding } from "../../durable-objects/workspace/rpc";
 import { leasedView } from "../lease/view";
-import { getRevision, revisionExports } from "./revisions";
+import { revisionExports } from "./revisions";
+import { clearRevisionStore, revisionCode, revisionRow } from "./revision-store";
 import { boundedCache } from "../cache";
 import type { JsonObject } from "../json";
 import { KNOBS } from "../knobs";
@@ -47,16 +48,16 @@ export async function loadFileRevision(
   const key = `${workspaceUid}\n${target}\n${revisionId}`;
   const hit = cache.get(key);
   if (hit) return hit.file;
-  const row = await getRevision(env.DB, workspaceUid, target, revisionId);
+  const row = await revisionRow(env.DB, workspaceUid, target, revisionId);
   if (!row) return null;
-  const object = await env.CODE.get(row.codeKey);
-  if (!object) return null;
+  const code = await revisionCode(env.CODE, row.codeKey);
+  if (code === null) return null;
   const file: DeployedFile = {
     path,
     kind: parsed.value.kind,
     revisionId: row.id,
     version: row.version,
-    code: await object.text(),
+    code,
     exports: revisionExports(row),
     config: JSON.parse(row.config) as JsonObject,
   };
@@ -104,4 +105,5 @@ const pointedRevision = (
 /** For tests: forget every cached revision. */
 export function clearFileRevisionCache(): void {
   cache.clear();
+  clearRevisionStore();
 }

@@ -11,6 +11,12 @@ export interface Pointer {
   bytes: number;
   /** ISO-8601 UTC. */
   setAt: string;
+  /**
+   * SHA-256 of the revision's compiled code, which names its R2 object: a
+   * cold isolate fetches the code beside the revision's row instead of after
+   * it. Absent on pointers set before it was recorded.
+   */
+  codeHash?: string;
 }
 
 export interface Pointers {

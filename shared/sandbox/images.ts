@@ -156,6 +156,11 @@ export class Images {
     this.codes.set(image.code, kinds);
   }
 
+  /** Drops the expanded copy of an image that was not kept (its one call is over). */
+  forget(image: CodeImage): void {
+    this.expanded.delete(image);
+  }
+
   /** The whole bytes to restore for a call of `image`, expanded from its delta once while it is in use. */
   stateOf(image: CodeImage): Snapshot {
     let snapshot = this.expanded.get(image);

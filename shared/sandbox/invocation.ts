@@ -41,6 +41,12 @@ export interface ModuleSpec<P> {
   prepare: (call: Call) => P;
   /** A call's builder to rehearse once the module phase is done (Call.rehearse), and its sample input. */
   rehearsal?: { builder: string; sample: Json };
+  /**
+   * Keep the code's image for later calls (default true). Code that is run
+   * once (a Code Mode program) would otherwise fill the image cache with
+   * images nobody calls again, each with a whole expanded copy while in use.
+   */
+  keep?: boolean;
 }
 
 export interface CallOptions {
@@ -117,16 +123,23 @@ function moduleFailure(
   throw error;
 }
 
+/**
+ * What an image is built for: calls now and later (kept), one call now
+ * (`once`), or no call at all (compile-time inspection).
+ */
+type ImageUse = "keep" | "once" | "inspect";
+
 /** Phase 1 on images: the code's image, built now unless kept or known to fail. */
 function imageFor<P>(
   provider: EngineProvider,
   engine: Engine,
   images: Images,
   spec: ModuleSpec<P>,
-  keep: boolean,
+  use: ImageUse,
   owner: object,
 ): Built<P> {
   const budget = spec.moduleFuel ?? LIMITS.fuelPerInvocation;
+  const keep = use === "keep";
   if (keep) {
     const found = images.find(spec.code, spec.kind, budget);
     if (found !== undefined && "delta" in found) {
@@ -186,7 +199,8 @@ function imageFor<P>(
     const held = Math.max(0, images.census().used - baseImage.used - compiledBytes);
     const codeBytes = largestHookFunction(engine, images.vm, baseImage.base);
     if (spec.rehearsal) call.rehearse(spec.rehearsal.builder, spec.rehearsal.sample);
-    if (keep) images.seal();
+    // Sealed before any call runs on it, so that call's held bytes read as the heap top's growth.
+    if (use !== "inspect") images.seal();
     const delta = images.captureCode(baseImage);
     end = delta.end;
     const image: CodeImage<P> = {
@@ -285,7 +299,7 @@ export async function inspectInvocation<P>(
     const owner = {};
     await images.residency.acquire(owner);
     try {
-      const built = imageFor(provider, engine, images, spec, false, owner);
+      const built = imageFor(provider, engine, images, spec, "inspect", owner);
       return built.ok ? { ok: true, value: built.image.value } : { ok: false, error: built.failure.error };
     } finally {
       images.residency.release(owner);
@@ -316,7 +330,8 @@ export async function runInvocation<P, T>(
   const owner = {};
   await images.residency.acquire(owner);
   try {
-    const built = imageFor(provider, engine, images, spec, true, owner);
+    const keep = spec.keep ?? true;
+    const built = imageFor(provider, engine, images, spec, keep ? "keep" : "once", owner);
     if (!built.ok) return moduleFailureReport(built.failure, started);
     const { outcome, call, fuelUsed } = await callImage(
       provider,
@@ -326,7 +341,9 @@ export async function runInvocation<P, T>(
       options,
       body,
       owner,
-    );
+    ).finally(() => {
+      if (!keep) images.forget(built.image);
+    });
     return {
       outcome,
       logs: [...built.image.logs, ...call.logs.entries],

@@ -58,6 +58,8 @@ export interface ModuleCall {
   moduleFuel?: number;
   /** Stops the call (`hook_cancelled`) when aborted: see CallOptions. */
   signal?: AbortSignal;
+  /** Keep the code's image for the next call (default true); false for code run once. */
+  keep?: boolean;
 }
 
 /** A settled call: `value` is absent when the function returned `undefined` (a plugin's "no change"). */
@@ -97,6 +99,7 @@ export function createModuleSandbox(provider: EngineProvider) {
         code: call.code,
         extensions,
         ...(call.moduleFuel === undefined ? {} : { moduleFuel: call.moduleFuel }),
+        ...(call.keep === undefined ? {} : { keep: call.keep }),
         prepare: nothing,
       },
       {

@@ -33,6 +33,13 @@ export interface SimulatedDistanceCounts {
   workspaceRpcs: number;
   d1Queries: number;
   r2Ops: number;
+  /**
+   * Rounds home: trips begun during a request while no other trip was under
+   * way. Trips that overlap cost one round between them, so for one request
+   * at a time this is what its latency pays, RTT by RTT; a trip that starts
+   * while an unrelated one is still out is not counted, so it is a lower bound.
+   */
+  rounds: number;
 }
 
 /** The JSON `GET /__sim/stats` answers. */
@@ -43,14 +50,41 @@ export interface SimStats extends SimulatedDistanceCounts {
   requests: number;
 }
 
-const counts: SimulatedDistanceCounts = { workspaceRpcs: 0, d1Queries: 0, r2Ops: 0 };
+const counts: SimulatedDistanceCounts = { workspaceRpcs: 0, d1Queries: 0, r2Ops: 0, rounds: 0 };
 let requests = 0;
+/** Requests being answered (dev-only routes excluded), and trips home under way. */
+let answering = 0;
+let tripsOut = 0;
 // Workers refuse random values in global scope, so the id is made on the first request that asks.
 let isolate: string | undefined;
 
-/** Counts one request this isolate serves (each Worker's fetch handler, before anything else). */
-export function countRequest(): void {
+/**
+ * Counts one request this isolate serves (each Worker's fetch handler, before
+ * anything else); call the returned function once its response is handed back.
+ */
+export function countRequest(request: Request, env: object): () => void {
   requests += 1;
+  // The counters' own routes do not make a trip of the request they read count as one.
+  if (homeRttMs(env) === null || new URL(request.url).pathname.startsWith("/__sim/")) return NOTHING;
+  answering += 1;
+  return () => {
+    answering -= 1;
+  };
+}
+
+const NOTHING = (): void => undefined;
+
+/** Runs one trip home: counted, waited for, then sent. */
+async function trip(away: Away, send: () => unknown): Promise<unknown> {
+  counts[away.counter] += 1;
+  if (tripsOut === 0 && answering > 0) counts.rounds += 1;
+  tripsOut += 1;
+  try {
+    await away.wait();
+    return await send();
+  } finally {
+    tripsOut -= 1;
+  }
 }
 
 /** A copy of this isolate's counters. */
@@ -133,11 +167,8 @@ function call(real: object, name: string | symbol, args: unknown[]): unknown {
 /** `real[name]`, counted and called after the wait. */
 const later =
   (real: object, name: string, away: Away): Method =>
-  async (...args) => {
-    counts[away.counter] += 1;
-    await away.wait();
-    return call(real, name, args);
-  };
+  (...args) =>
+    trip(away, () => call(real, name, args));
 
 /**
  * An object that answers as `real` does, except for the names `own` returns a function for.
@@ -177,9 +208,7 @@ const farBatch =
   (real: D1Database | D1DatabaseSession, away: Away): Method =>
   async (statements) => {
     const own = (statements as D1PreparedStatement[]).map((s) => realStatements.get(s) ?? s);
-    counts[away.counter] += 1;
-    await away.wait();
-    return real.batch(own);
+    return trip(away, () => real.batch(own));
   };
 
 function farSession(real: D1DatabaseSession, away: Away): D1DatabaseSession {

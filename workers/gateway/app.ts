@@ -7,7 +7,7 @@ import { clearConfigCopies } from "../../shared/lease/config";
 import { clearLeases } from "../../shared/lease/view";
 import { clearPluginCache } from "../../shared/plugins/call-plugins";
 import { homeRttMs, simStats } from "../../shared/sim/distance";
-import { admitOnLease, authenticateCaller, clearPrincipalCache } from "./auth";
+import { admit, clearPrincipalCache } from "./auth";
 import { BENCH_RELAY_PATH, benchRelay } from "./bench-relay";
 import { clearCatalogCache } from "./caches/catalog-cache";
 import { clearRevisionCache } from "./caches/revision-cache";
@@ -69,12 +69,11 @@ const mcpRoute =
     const refused = hostRefusal(c.req.raw, mcpHosts(c.env));
     if (refused !== null) return problemResponse(refused);
     const ws = c.req.param("ws");
-    const receivedAt = Date.now();
-    const auth = await authenticateCaller(c.env, c.req.header("authorization"), ws);
-    if (!auth.ok) return problemResponse(auth.problem);
-    const leased = await admitOnLease(c.env, ws, auth, (p) => c.executionCtx.waitUntil(p));
-    if (!leased.ok) return problemResponse(leased.problem);
-    return serve(c.req.raw, c.env, c.executionCtx, ws, { ...auth, view: leased.view, receivedAt });
+    const admission = await admit(c.env, c.req.header("authorization"), ws, (p) =>
+      c.executionCtx.waitUntil(p),
+    );
+    if (!admission.ok) return problemResponse(admission.problem);
+    return serve(c.req.raw, c.env, c.executionCtx, ws, admission.admitted);
   };
 
 gateway.post("/mcp/:ws", mcpRoute(serveMcp));

@@ -16,6 +16,7 @@ import { KNOBS } from "../../shared/knobs";
 import type { Problem } from "../../shared/http/problem";
 import type { Caller } from "./tool-call/call-types";
 import { workspaceCatalog, type WorkspaceCatalog } from "./caches/catalog-cache";
+import { warmView } from "../../shared/deploy/revision-store";
 
 interface Resolved {
   principal: Principal;
@@ -145,6 +146,38 @@ export async function admitOnLease(
   if (!admitted.platform && leased.view.revoked.includes(admitted.caller.keyId))
     return { ok: false, problem: REVOKED };
   return { ok: true, view: leased.view };
+}
+
+/**
+ * Both halves of admission for `/mcp/{ws}` and `/llm/{ws}/…`. On an isolate
+ * that has not seen the key yet, the lease is asked for while D1 resolves the
+ * key, so a cold call pays one round for the two rather than two in a row (a
+ * lease of a workspace the key turns out not to reach is simply not used). A
+ * view the isolate has not taken before starts loading the revisions it
+ * points at, beside the catalog the call reads next.
+ */
+export async function admit(
+  env: Pick<Env, "DB" | "CODE" | "RAYRUN_BOOTSTRAP_KEY"> & WorkspaceBinding,
+  authorization: string | undefined,
+  workspaceUid: string,
+  waitUntil: (promise: Promise<unknown>) => void,
+): Promise<{ ok: true; admitted: Admitted } | { ok: false; problem: Problem }> {
+  const receivedAt = Date.now();
+  const token = bearerToken(authorization);
+  if (token !== null && !cache.has(token)) {
+    // Joined by admitOnLease below; its failure is admitOnLease's to report.
+    leasedView(env, workspaceUid, waitUntil).catch(() => undefined);
+  }
+  const auth = await authenticateCaller(env, authorization, workspaceUid);
+  if (!auth.ok) return auth;
+  const leased = await admitOnLease(env, workspaceUid, auth, waitUntil);
+  if (!leased.ok) return leased;
+  const warming = warmView(env, workspaceUid, leased.view);
+  if (warming !== null) waitUntil(warming);
+  return {
+    ok: true,
+    admitted: { caller: auth.caller, platform: auth.platform, view: leased.view, receivedAt },
+  };
 }
 
 /**

@@ -25,7 +25,7 @@ import { turnErrorProblem } from "../../shared/llm/turn-error";
 import { runChatParams } from "../../shared/plugins/chat-params";
 import { deferRuns } from "../../shared/logs/writer";
 import type { Result } from "../../shared/result";
-import { admitOnLease, authenticateCaller, REVOKED, UNAVAILABLE, type Admitted } from "./auth";
+import { admit, REVOKED, UNAVAILABLE, type Admitted } from "./auth";
 import { RATE_WINDOW_SECONDS, rateLimitedDetail, withinRate } from "./rate-limit";
 
 /** Names the call in the answer and in the hook-run log, so a client can find its run. */
@@ -82,12 +82,9 @@ const authenticated = (provider: ProviderName) =>
     const apiKey = provider === "anthropic" ? c.req.header("x-api-key") : undefined;
     const authorization = c.req.header("authorization") ?? (apiKey ? `Bearer ${apiKey}` : undefined);
     const ws = c.req.param("ws") ?? "";
-    const receivedAt = Date.now();
-    const auth = await authenticateCaller(c.env, authorization, ws);
-    if (!auth.ok) return answerProblem(auth.problem, requestId);
-    const leased = await admitOnLease(c.env, ws, auth, (p) => c.executionCtx.waitUntil(p));
-    if (!leased.ok) return answerProblem(leased.problem, requestId);
-    c.set("admitted", { ...auth, view: leased.view, receivedAt });
+    const admission = await admit(c.env, authorization, ws, (p) => c.executionCtx.waitUntil(p));
+    if (!admission.ok) return answerProblem(admission.problem, requestId);
+    c.set("admitted", admission.admitted);
     c.set("requestId", requestId);
     return next();
   });

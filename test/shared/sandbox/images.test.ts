@@ -6,7 +6,12 @@ import { describe, expect, it } from "vitest";
 import wasmModule from "../../../shared/sandbox/wasm/quickjs-metered.wasm";
 import type { Json } from "../../../shared/json";
 import { LIMITS } from "../../../shared/limits";
-import { createAdapterSandbox, createEngineProvider, MODULE_CLOCK_MS } from "../../../shared/sandbox";
+import {
+  createAdapterSandbox,
+  createEngineProvider,
+  createModuleSandbox,
+  MODULE_CLOCK_MS,
+} from "../../../shared/sandbox";
 import { heapBreak } from "../../../shared/sandbox/heap-layout";
 import { STACK_WINDOW_BYTES } from "../../../shared/sandbox/residency";
 import type { AdapterStage, InvocationReport, ToolCallContext } from "../../../shared/sandbox/types";
@@ -218,6 +223,27 @@ describe("images stay bounded", () => {
       action: "continue",
       arguments: { i: 0 },
     });
+  });
+
+  it("code run once (keep: false) leaves no image and no expanded copy behind, and answers as a kept one does", async () => {
+    const engines = createEngineProvider(() => wasmModule);
+    const modules = createModuleSandbox(engines);
+    const run = (i: number, keep: boolean) =>
+      modules.runModuleExport({
+        code: moduleCode(`let n = ${i}; return { main(input) { n += input.add; return n; } };`),
+        exportPath: ["main"],
+        input: { add: 1 },
+        nowMs: 0,
+        seed: "req",
+        keep,
+      });
+    for (let i = 0; i < 5; i++) expect(okValue(await run(i, false))).toEqual({ value: i + 1 });
+    await settled();
+    expect(await statsOf(engines)).toMatchObject({ codes: 0, expandedBytes: 0 });
+    expect(okValue(await run(7, true))).toEqual({ value: 8 });
+    const kept = await statsOf(engines);
+    expect(kept.codes).toBe(1);
+    expect(kept.expandedBytes).toBeGreaterThan(0);
   });
 
   it("the limit is in force by default", async () => {

@@ -11,6 +11,7 @@ import { workspaces } from "../../../shared/db/schema";
 import { configAt } from "../../../shared/lease/config";
 import { leasedView } from "../../../shared/lease/view";
 import {
+  countRequest,
   simStats,
   simulatedDistanceCounts,
   withSimulatedDistance,
@@ -277,5 +278,41 @@ describe("POST /__sim/forget", () => {
 
   it("answers only POST", async () => {
     await expectProblem(await gateway.request("/__sim/forget", {}, simulated("0")), 404, "not_found");
+  });
+});
+
+const rounds = () => simulatedDistanceCounts().rounds;
+
+describe("rounds home", () => {
+  it("trips that overlap during a request count as one round, trips one after another as one each, and trips outside any request as none", async () => {
+    const { waits, sleep, release } = heldSleep();
+    const far = withSimulatedDistance(simulated(), sleep);
+    const query = () => far.DB.prepare("select 1").first();
+    const start = rounds();
+
+    const answered = countRequest(new Request("http://gateway/mcp/ws_x"), far);
+    const together = Promise.all([query(), far.CODE.head("nothing"), query()]);
+    expect(waits).toHaveLength(3);
+    release();
+    await together;
+    expect(rounds()).toBe(start + 1);
+    const first = query();
+    release();
+    await first;
+    const second = query();
+    release();
+    await second;
+    expect(rounds()).toBe(start + 3);
+    answered();
+
+    const outside = query();
+    release();
+    await outside;
+    const stats = countRequest(new Request("http://gateway/__sim/stats"), far);
+    const reading = query();
+    release();
+    await reading;
+    stats();
+    expect(rounds()).toBe(start + 3);
   });
 });

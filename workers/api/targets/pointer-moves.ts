@@ -42,7 +42,7 @@ export async function movePointer(
   c: Context<ApiEnv>,
   t: { workspaceUid: string; target: Target },
   channel: DeployChannel,
-  revision: { id: string; compiledBytes: number; generation: number },
+  revision: { id: string; compiledBytes: number; generation: number; codeHash: string },
   action: "deploy" | "rollback",
 ): Promise<void> {
   const moved = await workspaceObject(c.env, t.workspaceUid).setPointer(
@@ -52,6 +52,7 @@ export async function movePointer(
     revision.compiledBytes,
     Date.now(),
     revision.generation,
+    revision.codeHash,
   );
   if (!moved.ok && "reset" in moved) {
     throw new ProblemException({

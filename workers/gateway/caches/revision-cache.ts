@@ -1,9 +1,10 @@
 // Deployment revisions as the gateway runs them, cached in the isolate by
 // revision id. Revisions are immutable (their code is content-addressed in R2),
-// so an entry never goes stale; the caches are bounded so that a stream of
-// distinct revisions cannot grow the isolate without limit.
+// so an entry never goes stale; rows and code come through the isolate's
+// revision store (shared/deploy/revision-store.ts), which bounds them.
 import { boundedCache } from "../../../shared/cache";
-import { getRevision, revisionView } from "../../../shared/deploy/revisions";
+import { revisionView } from "../../../shared/deploy/revisions";
+import { clearRevisionStore, revisionCode, revisionRow } from "../../../shared/deploy/revision-store";
 import type { JsonObject } from "../../../shared/json";
 import { KNOBS } from "../../../shared/knobs";
 import type { AdapterStage } from "../../../shared/sandbox/types";
@@ -24,13 +25,8 @@ export interface LoadedRevision extends RevisionMeta {
   adapter: RunnableAdapter;
 }
 
-/** Revision rows (they are small: contract, config, stages). */
+/** Revision rows as the gateway runs them (contract, config and stages parsed once). */
 const metas = boundedCache<string, RevisionMeta>({ entries: KNOBS.revisionMetaCacheEntries });
-/** Compiled code by revision id, bounded in UTF-8 bytes. */
-const codes = boundedCache<string, { code: string; bytes: number }>({
-  size: KNOBS.revisionCodeCacheBytes,
-  sizeOf: (entry) => entry.bytes,
-});
 
 const cacheKey = (workspaceUid: string, target: string, id: string) => `${workspaceUid}\n${target}\n${id}`;
 
@@ -44,7 +40,7 @@ export async function revisionMeta(
   const key = cacheKey(workspaceUid, target, id);
   const cached = metas.get(key);
   if (cached) return cached;
-  const row = await getRevision(db, workspaceUid, target, id);
+  const row = await revisionRow(db, workspaceUid, target, id);
   if (!row) return null;
   const view = revisionView(row);
   const meta: RevisionMeta = {
@@ -70,22 +66,16 @@ export async function loadRevision(
 ): Promise<LoadedRevision | null> {
   const meta = await revisionMeta(env.DB, workspaceUid, target, id);
   if (!meta) return null;
-  let entry = codes.get(meta.id);
-  if (!entry) {
-    const object = await env.CODE.get(meta.codeKey);
-    if (!object) return null;
-    const code = await object.text();
-    entry = { code, bytes: meta.compiledBytes };
-    codes.set(meta.id, entry);
-  }
+  const code = await revisionCode(env.CODE, meta.codeKey);
+  if (code === null) return null;
   return {
     ...meta,
-    adapter: { code: entry.code, stages: meta.stages, publicContract: meta.publicContract },
+    adapter: { code, stages: meta.stages, publicContract: meta.publicContract },
   };
 }
 
 /** For tests: forget every cached revision. */
 export function clearRevisionCache(): void {
   metas.clear();
-  codes.clear();
+  clearRevisionStore();
 }

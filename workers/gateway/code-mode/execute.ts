@@ -217,6 +217,8 @@ export async function execute(scope: ExecuteScope, args: JsonObject): Promise<Ca
     seed: scope.requestId,
     hostCalls: { [TOOL_HOST_CALL]: (input) => toolCall(run, input) },
     extensions: EXTENSIONS,
+    // Each program is its own code, run once: an image kept for it would only crowd out hooks' images.
+    keep: false,
   });
   const logs: LogEntry[] = report.logs;
   if (run.broken !== null) return executionFailed(run.broken, logs);

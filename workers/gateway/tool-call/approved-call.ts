@@ -1,8 +1,9 @@
 // Steps 2–4 of an approved repeat of an indexed tool's call (tool-call.ts
 // runs them in its order). An approval binds the exact active revision and the
 // exact transformed call, so the repeat runs no hook: it sends the stored
-// call, once, under that revision, and refuses when either moved since.
-import { callHash, checkApprovalUse, consumeApproval, getApproval } from "../../../shared/approvals";
+// call, once, under that revision, and refuses when either moved since. The
+// approval is checked and spent in one conditional UPDATE (one trip home).
+import { callHash, claimApproval } from "../../../shared/approvals";
 import { isJsonObject, type JsonObject } from "../../../shared/json";
 import { schemaFailure } from "../../../shared/adapter/steps";
 import { upstreamSchemas } from "../../../shared/services/catalog";
@@ -33,17 +34,18 @@ export async function storedCall(call: IndexedCall): Promise<Next<StoredCall> | 
   const { env, req, found } = call;
   // Approved repeats are rare and consume their approval: confirm the catalog copy before, not after.
   if (!(await catalogCurrent(call))) return answered(STALE_CATALOG);
-  const row =
-    req.approvalId === null ? undefined : await getApproval(env.DB, req.workspaceUid, req.approvalId);
-  const publicHash = await callHash(found.tool.uid, req.arguments);
-  const check = checkApprovalUse(row, {
+  const use = {
     toolUid: found.tool.uid,
     keyId: req.caller.keyId,
-    publicHash,
+    publicHash: await callHash(found.tool.uid, req.arguments),
     now: Date.now(),
-  });
+  };
+  // Checked and spent at once (single use): whatever happens after, this approval serves no other call.
+  const check = await claimApproval(env.DB, req.workspaceUid, req.approvalId ?? "", use);
   if (!check.ok) {
-    return answered(refuse(call, { code: check.code, message: check.message }, row?.revisionId ?? null));
+    return answered(
+      refuse(call, { code: check.code, message: check.message }, check.row?.revisionId ?? null),
+    );
   }
   const approval = check.row;
   const stored = parsedJson(JSON.parse(approval.arguments));
@@ -67,7 +69,7 @@ export function checkStoredCall(call: IndexedCall, _granted: Granted, stored: St
   return { kind: "send", args: stored.args };
 }
 
-/** 4) The approval spent, then the recheck under the bound revision, then the one dispatch. */
+/** 4) The recheck under the bound revision (the approval was spent in step 2), then the one dispatch. */
 export async function dispatchApproved(
   call: IndexedCall,
   granted: Granted,
@@ -81,11 +83,6 @@ export async function dispatchApproved(
     approval.revisionId === null
       ? null
       : await loadRevision(env, req.workspaceUid, target, approval.revisionId);
-  // Single use: the conditional UPDATE decides between concurrent repeats.
-  if (!(await consumeApproval(env.DB, req.workspaceUid, approval.id, Date.now()))) {
-    const meta = { code: "approval_used", message: "The approval was already used for one call." };
-    return answered(refuse(call, meta, approval.revisionId));
-  }
   await pipelineFaults.beforeDispatch?.(req);
   const recheck = await recheckDispatch(env, req, target, approval.revisionId);
   if (!recheck.ok || (approval.revisionId !== null && revision === null)) {

@@ -1,6 +1,7 @@
 // An indexed tool's call as its steps see it (tool-call.ts, approved-call.ts):
 // fixed for the call, read by every step and changed by none. What a step
 // learns it returns; what it runs goes to the call's one Recorder.
+import { configAt } from "../../../shared/lease/config";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Json, JsonObject } from "../../../shared/json";
 import type { Pointers } from "../../../shared/lifecycle/pointers";
@@ -57,6 +58,7 @@ export function indexedCall(
     requestId: req.requestId,
     payloadCapture: service.payloadCapture,
     mode: req.mode,
+    config: () => configAt(env, req.workspaceUid, catalog.version),
   };
   return {
     env,
