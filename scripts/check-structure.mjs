@@ -1,45 +1,28 @@
 #!/usr/bin/env node
-// The structural rules the layout promises, checked over the import graph:
-//   1. no import cycles among the project's own modules;
-//   2. no upward imports: a Worker's code never imports the other Worker's, `shared/`
-//      never imports a Worker, and inside `shared/` a folder imports only folders of
-//      its own layer or below (LAYERS), where `durable-objects/` counts as one layer
-//      of its own; `durable-objects/` imports only `shared/`, and the rest of the
-//      code reaches it through its contract (`rpc.ts`, `head.ts`), never its class,
-//      which only the api Worker's entry re-exports;
-//   3. no api route file imports another route file;
-//   4. every file under `shared/` is loaded by both Workers, or by one Worker plus the
-//      CLI or the dev tools and says why in a `// shared-with: <reason>` header line.
+// `npm run check:structure`. dependency-cruiser checks the import rules in
+// .dependency-cruiser.mjs (no cycles, no upward imports, the layers of `shared/`,
+// `durable-objects/` behind its contract, no route → route) over the graph of
+// ENTRIES; this script prints its violations and checks what an import rule cannot say:
+//   1. every file under `shared/` is loaded by both Workers, or by one Worker plus the
+//      CLI or the dev tools and says why in a `// shared-with: <reason>` header line
+//      (a rule sees one import at a time, not which entries reach a file);
+//   2. tests mirror the code: every code folder has a test folder with tests in it, and
+//      every test folder names a code folder (folders, not imports).
 // `--report` also prints, per `shared/` file, which entries load it.
-// Written by hand: the graph is the project's own TypeScript, resolved the way the
-// bundler does (extensionless, `index.ts`), which a regex over the import lines covers.
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { cruise, format } from "dependency-cruiser";
+import extractDepcruiseOptions from "dependency-cruiser/config-utl/extract-depcruise-options";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+process.chdir(root);
 
-/** `durable-objects/` as a layer among `shared/`'s folders. */
-const DO = "(durable-objects)";
-/** The files of `durable-objects/` that code outside it may import. */
-const DO_CONTRACT = /^durable-objects\/[^/]+\/(rpc|head)\.ts$/;
-const DO_HOST = "workers/api/index.ts";
-
-/** Lower layers first; a `shared/` folder may import its own layer and the ones before it. */
-const LAYERS = [
-  ["(top)", "http", "sandbox", "sim"],
-  ["db", "mcp"],
-  ["secrets", "contract", "files"],
-  ["config"],
-  ["lifecycle"],
-  [DO],
-  ["logs", "adapter", "auth", "access", "approvals", "deploy", "services", "plugins", "llm", "lease"],
-];
-
+/** Where each user of the code starts; the tools are the CLI and every file of these folders. */
 const ENTRIES = {
   api: ["workers/api/index.ts"],
   gateway: ["workers/gateway/index.ts"],
-  tools: ["cli/main.ts", ...listTs("dev"), ...listTs("bench"), ...listTs("reliability")],
+  tools: ["cli/main.ts", "dev", "bench", "reliability"],
 };
 
 function listTs(dir) {
@@ -57,130 +40,41 @@ function listTs(dir) {
   return out;
 }
 
-const IMPORT =
-  /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+"([^"]+)"|import\(\s*"([^"]+)"\s*\)|(?:^|\n)\s*import\s+"([^"]+)"/g;
+const options = await extractDepcruiseOptions(join(root, ".dependency-cruiser.mjs"));
+const cruised = await cruise(Object.values(ENTRIES).flat(), { ...options, outputType: "json" });
+const graph = typeof cruised.output === "string" ? JSON.parse(cruised.output) : cruised.output;
+const problems = [];
 
-function resolveImport(from, spec) {
-  if (!spec.startsWith(".")) return undefined;
-  const base = resolve(root, dirname(from), spec.replace(/\?.*$/, ""));
-  for (const candidate of [base, `${base}.ts`, `${base}.mjs`, `${base}.js`, join(base, "index.ts")]) {
-    if (existsSync(candidate) && statSync(candidate).isFile()) return relative(root, candidate);
-  }
-  return undefined;
-}
+const rules = await format(graph, { outputType: "err-long" });
+// The err-long reporter writes text: one line per violation, its rule and why.
+if (rules.exitCode !== 0 && typeof rules.output === "string") problems.push(rules.output.trim());
 
-const edges = new Map();
-function importsOf(file) {
-  let found = edges.get(file);
-  if (found) return found;
-  found = [];
-  edges.set(file, found);
-  const text = readFileSync(join(root, file), "utf8");
-  for (const m of text.matchAll(IMPORT)) {
-    const target = resolveImport(file, m[1] ?? m[2] ?? m[3]);
-    if (target && !target.startsWith("node_modules")) found.push(target);
-  }
-  return found;
-}
-
+/** The project's own modules and what each imports of them. */
+const own = (source) => !/(^|\/)node_modules\//.test(source) && existsSync(join(root, source));
+const imports = new Map(
+  graph.modules
+    .filter((m) => own(m.source))
+    .map((m) => [m.source, m.dependencies.map((d) => d.resolved).filter(own)]),
+);
 function reach(starts) {
   const seen = new Set();
   const stack = [...starts];
   while (stack.length > 0) {
-    const f = stack.pop();
-    if (seen.has(f)) continue;
-    seen.add(f);
-    stack.push(...importsOf(f));
+    const file = stack.pop();
+    if (seen.has(file)) continue;
+    seen.add(file);
+    stack.push(...(imports.get(file) ?? []));
   }
   return seen;
 }
+const loadedBy = Object.fromEntries(
+  Object.entries(ENTRIES).map(([user, paths]) => [
+    user,
+    reach(paths.flatMap((p) => (statSync(join(root, p)).isDirectory() ? listTs(p) : [p]))),
+  ]),
+);
 
-/** Owners whose folders are ordered by LAYERS. */
-const layered = (side) => side === "shared" || side === "durable-objects";
-
-const loadedBy = Object.fromEntries(Object.entries(ENTRIES).map(([k, v]) => [k, reach(v)]));
-const all = new Set(Object.values(loadedBy).flatMap((s) => [...s]));
-const problems = [];
-
-// 1. Cycles: Tarjan's strongly connected components over the project graph.
-{
-  let index = 0;
-  const idx = new Map();
-  const low = new Map();
-  const stack = [];
-  const on = new Set();
-  const visit = (v) => {
-    idx.set(v, index);
-    low.set(v, index);
-    index += 1;
-    stack.push(v);
-    on.add(v);
-    for (const w of importsOf(v)) {
-      if (!idx.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v), low.get(w)));
-      } else if (on.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
-    }
-    if (low.get(v) === idx.get(v)) {
-      const component = [];
-      let w;
-      do {
-        w = stack.pop();
-        on.delete(w);
-        component.push(w);
-      } while (w !== v);
-      if (component.length > 1 || importsOf(v).includes(v))
-        problems.push(`cycle: ${component.toSorted((a, b) => a.localeCompare(b)).join(" ↔ ")}`);
-    }
-  };
-  for (const f of [...all].toSorted((a, b) => a.localeCompare(b))) if (!idx.has(f)) visit(f);
-}
-
-const layerOf = (file) => {
-  const parts = file.split("/");
-  const folder = parts[0] === "durable-objects" ? DO : parts.length === 2 ? "(top)" : parts[1];
-  const i = LAYERS.findIndex((l) => l.includes(folder));
-  return i;
-};
-const owner = (file) =>
-  file.startsWith("workers/api/")
-    ? "api"
-    : file.startsWith("workers/gateway/")
-      ? "gateway"
-      : file.startsWith("shared/")
-        ? "shared"
-        : file.startsWith("durable-objects/")
-          ? "durable-objects"
-          : "other";
-
-for (const file of [...all].toSorted((a, b) => a.localeCompare(b))) {
-  for (const target of importsOf(file)) {
-    const [a, b] = [owner(file), owner(target)];
-    // 2. Upward imports.
-    if ((a === "api" && b === "gateway") || (a === "gateway" && b === "api"))
-      problems.push(`upward: ${file} → ${target} (one Worker imports the other's code)`);
-    if (a === "shared" && (b === "api" || b === "gateway"))
-      problems.push(`upward: ${file} → ${target} (shared code imports a Worker)`);
-    if (a === "durable-objects" && b !== "shared" && b !== "durable-objects")
-      problems.push(`upward: ${file} → ${target} (durable-objects/ imports only shared/)`);
-    if (b === "durable-objects" && a !== "durable-objects" && !DO_CONTRACT.test(target) && file !== DO_HOST)
-      problems.push(`contract: ${file} → ${target} (outside durable-objects/, import its rpc.ts)`);
-    if (layered(a) && layered(b) && a !== b) {
-      const [la, lb] = [layerOf(file), layerOf(target)];
-      if (lb >= la) problems.push(`upward: ${file} → ${target} (layer ${la} imports layer ${lb})`);
-    }
-    if (a === "shared" && b === "shared") {
-      const [la, lb] = [layerOf(file), layerOf(target)];
-      if (la < 0) problems.push(`layer: ${file} sits in a shared folder with no layer`);
-      else if (lb > la) problems.push(`upward: ${file} → ${target} (layer ${la} imports layer ${lb})`);
-    }
-    // 3. Route → route.
-    if (file.startsWith("workers/api/routes/") && target.startsWith("workers/api/routes/"))
-      problems.push(`route → route: ${file} → ${target}`);
-  }
-}
-
-// 4. Every shared file is loaded by both Workers, or says why not.
+// 1. Every shared file is loaded by both Workers, or says why not.
 const report = [];
 for (const file of listTs("shared").toSorted((a, b) => a.localeCompare(b))) {
   const users = Object.keys(ENTRIES).filter((k) => loadedBy[k].has(file));
@@ -192,8 +86,7 @@ for (const file of listTs("shared").toSorted((a, b) => a.localeCompare(b))) {
   problems.push(`not shared: ${file} is loaded by ${users.join(" and ") || "nothing"}`);
 }
 
-// 5. Tests mirror the code: every code folder has a test folder with tests in it,
-//    and every test folder names a code folder.
+// 2. Tests mirror the code.
 const CODE_ROOTS = ["shared", "durable-objects", "workers/api", "workers/gateway"];
 const folders = (dir) =>
   existsSync(join(root, dir))
@@ -216,7 +109,9 @@ for (const code of CODE_ROOTS) {
 if (process.argv.includes("--report")) console.log(report.join("\n"));
 if (problems.length > 0) {
   console.error(problems.join("\n"));
-  console.error(`check:structure: ${problems.length} problem(s)`);
+  console.error("check:structure: failed");
   process.exit(1);
 }
-console.log(`check:structure: ${all.size} modules, no cycles, no upward or route → route imports`);
+console.log(
+  `check:structure: ${imports.size} modules, no dependency violations, every shared/ file shared, tests mirror the code`,
+);

@@ -26,7 +26,11 @@ const SIM_VARS = new Set([
   "LEASE_MS",
   "SIM_UNSAFE_SKIP_LEASE_WAIT",
 ]);
-const shellEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !SIM_VARS.has(name)));
+// The bootstrap key likewise: the server's is the one in the .dev.vars it was started with (and
+// returns), which a RAYRUN_BOOTSTRAP_KEY in the environment would silently override.
+const shellEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => !SIM_VARS.has(name) && name !== "RAYRUN_BOOTSTRAP_KEY"),
+);
 
 // Without CLOUDFLARE_CF_FETCH_ENABLED=false every miniflare instance downloads the `Request.cf`
 // object from workers.cloudflare.com at start and, offline, prints a stack trace; its built-in

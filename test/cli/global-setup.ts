@@ -23,7 +23,19 @@ interface DevServer {
   stop(): void;
 }
 
-export default async function setup(project: TestProject) {
+interface Shared {
+  started: Promise<{ server: DevServer; dir: string }>;
+  users: number;
+}
+
+// The cli, start and console projects each list this file, and vitest runs it once
+// for each of them that has files in the run, each time through that project's own
+// module runner: the server is kept on the process, so the first project starts it,
+// the others share it, and the last teardown stops it. One dev server instead of three.
+const SHARED = Symbol.for("rayrun.test.cli-dev-server");
+const holder = globalThis as { [SHARED]?: Shared };
+
+async function start() {
   const dir = mkdtempSync(join(tmpdir(), "rayrun-cli-"));
   // A port of its own so a developer's `npm start` on 8787 is left alone.
   const port = 18_000 + Math.floor(Math.random() * 2000);
@@ -35,11 +47,21 @@ export default async function setup(project: TestProject) {
     observability: false,
     logLevel: "warn",
   })) as DevServer;
+  return { server, dir };
+}
+
+export default async function setup(project: TestProject) {
+  const shared = (holder[SHARED] ??= { started: start(), users: 0 });
+  shared.users += 1;
+  const { server, dir } = await shared.started;
   project.provide("serverUrl", server.url);
   project.provide("upstreamUrl", server.upstreamUrl);
   project.provide("providerUrl", server.providerUrl);
   project.provide("bootstrapKey", server.key);
   return () => {
+    shared.users -= 1;
+    if (shared.users > 0) return;
+    delete holder[SHARED];
     server.stop();
     rmSync(dir, { recursive: true, force: true });
   };

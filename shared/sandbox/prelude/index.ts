@@ -15,7 +15,7 @@
 //    specifier as written, query included);
 //  - Node (the tsx benches) gets it from bench/raw-import.mjs, a loader hook
 //    the bench scripts pass with `--import`;
-//  - TypeScript types it from ./raw-import.d.ts (in tsconfig.json and tsconfig.bench.json).
+//  - TypeScript types it from ./raw-import.d.ts (in tsconfig.json and bench/tsconfig.json).
 // The import attribute `with { type: "text" }` was the other candidate: esbuild
 // has it built in, but Vite and Node do not, and TypeScript would resolve such
 // an import to the JS file itself rather than to a string.

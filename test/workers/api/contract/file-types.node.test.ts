@@ -1,5 +1,5 @@
 // The editor's declarations for workspace files (workers/api/contract/file-types.ts),
-// type-checked by the TypeScript compiler in Node (vitest.node.config.ts): the
+// type-checked by the TypeScript compiler in Node (the node project of vitest.config.ts): the
 // product's examples compile against them as written and typed by the contract,
 // wrong code fails with the error a user would see, and the declared types are
 // the runtime's own (mutually assignable to the types the runtime code uses), so
