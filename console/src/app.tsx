@@ -1,9 +1,9 @@
 import type { ComponentChildren, ComponentType } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { ErrorBoundary, LocationProvider, Route, Router, useLocation } from "preact-iso";
-import { api } from "./api/client";
+import { api, jsonOf } from "./api/client";
 import type { ProblemError } from "./api/problem";
-import { type Session, session } from "./api/session";
+import { session } from "./api/session";
 import { ProblemView } from "./components/problem-view";
 import { Shell } from "./components/shell";
 import { FilePage } from "./pages/files/file-page";
@@ -28,7 +28,7 @@ function SignedIn({ children }: { children: ComponentChildren }) {
     if (session.value !== null) return;
     const load = async () => {
       try {
-        session.value = await api.get<Session>("/v1/session");
+        session.value = await jsonOf(api.v1.session.$get({ query: {} }));
       } catch (error) {
         setProblem(error as ProblemError);
       }

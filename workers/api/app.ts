@@ -27,7 +27,13 @@ import { toolRoutes } from "./routes/tools";
 import { userRoutes } from "./routes/users";
 import { versionRoutes } from "./routes/versions";
 import { workspaceRoutes } from "./routes/workspaces";
-import { resolveFileTarget, resolveToolDeployTarget, resolveToolTarget } from "./targets";
+import {
+  type DeployResolver,
+  type Resolver,
+  resolveFileTarget,
+  resolveToolDeployTarget,
+  resolveToolTarget,
+} from "./targets";
 import type { ApiEnv } from "./types";
 
 export const app = new Hono<ApiEnv>();
@@ -58,45 +64,56 @@ app.all("/__sim/*", (c) => {
   return stats === null ? c.notFound() : c.json(stats);
 });
 
-app.use("/v1/workspaces/*", catalogVersion);
-
-app.route("/v1", limitsRoutes);
-app.route("/v1", openapiRoutes(app));
-app.route("/v1", compileRoutes);
-app.route("/v1", runRoutes);
-app.route("/v1", workspaceRoutes);
-app.route("/v1", serviceRoutes);
-app.route("/v1", toolRoutes);
-app.route("/v1", fileRoutes);
-app.route("/v1", accessProfileRoutes);
-app.route("/v1", secretRoutes);
-app.route("/v1", approvalRoutes);
-app.route("/v1", configRoutes);
-app.route("/v1", logRoutes);
-app.route("/v1", llmRoutes);
-app.route("/v1", sessionRoutes);
-app.route("/v1", userRoutes);
-app.route("/v1", quotaRoutes);
-
 // Tool adapters and workspace files share one lifecycle (drafts and versions,
 // deployments, logs), each mounted with its kind's resolver; routes never
 // import one another, so the composition lives here.
-const HOOK = "/v1/workspaces/:ws/tools/:tool/hook";
-app.route(HOOK, draftRoutes(resolveToolTarget));
-app.route(HOOK, versionRoutes(resolveToolTarget));
-app.route(HOOK, deploymentRoutes(resolveToolDeployTarget));
-app.route(HOOK, targetLogRoutes(resolveToolTarget));
-app.route(HOOK, toolConsoleRoutes);
+const lifecycleRoutes = (resolve: Resolver, resolveDeploy: DeployResolver) =>
+  new Hono<ApiEnv>()
+    .route("/", draftRoutes(resolve))
+    .route("/", versionRoutes(resolve))
+    .route("/", deploymentRoutes(resolveDeploy))
+    .route("/", targetLogRoutes(resolve));
 
+const HOOK = "/v1/workspaces/:ws/tools/:tool/hook";
 const FILE = "/v1/workspaces/:ws/files/:path";
-// Before the file routes: hono-openapi applies it to the operations registered after it.
-app.use(`${FILE}/*`, filePathOperations);
-app.route(FILE, draftRoutes(resolveFileTarget));
-app.route(FILE, versionRoutes(resolveFileTarget));
-app.route(FILE, deploymentRoutes(resolveFileTarget));
-app.route(FILE, targetLogRoutes(resolveFileTarget));
-app.route(FILE, fileTestRoutes);
-app.route(FILE, fileTypesRoutes);
+
+// One chain, so that its type carries every route's input and answer.
+const routes = app
+  .use("/v1/workspaces/*", catalogVersion)
+  .route("/v1", limitsRoutes)
+  .route("/v1", openapiRoutes(app))
+  .route("/v1", compileRoutes)
+  .route("/v1", runRoutes)
+  .route("/v1", workspaceRoutes)
+  .route("/v1", serviceRoutes)
+  .route("/v1", toolRoutes)
+  .route("/v1", fileRoutes)
+  .route("/v1", accessProfileRoutes)
+  .route("/v1", secretRoutes)
+  .route("/v1", approvalRoutes)
+  .route("/v1", configRoutes)
+  .route("/v1", logRoutes)
+  .route("/v1", llmRoutes)
+  .route("/v1", sessionRoutes)
+  .route("/v1", userRoutes)
+  .route("/v1", quotaRoutes)
+  .route(HOOK, lifecycleRoutes(resolveToolTarget, resolveToolDeployTarget))
+  .route(HOOK, toolConsoleRoutes)
+  // Before the file routes: hono-openapi applies it to the operations registered after it.
+  .use(`${FILE}/*`, filePathOperations)
+  .route(FILE, lifecycleRoutes(resolveFileTarget, resolveFileTarget))
+  .route(FILE, fileTestRoutes)
+  .route(FILE, fileTypesRoutes);
+
+/** The api's routes as types, for `hc<ApiApp>(…)` (hono/client): each route's input and JSON answer. */
+export type ApiApp = typeof routes;
+/** The routes under any lifecycle target's base path (`…/tools/{tool}/hook`, `…/files/{path}`). */
+export type LifecycleApp = ReturnType<typeof lifecycleRoutes>;
+/** What a tool adapter's base path adds: its test console and declarations. */
+export type ToolConsoleApp = typeof toolConsoleRoutes;
+/** What a workspace file's base path adds: its test console, and its declarations. */
+export type FileTestApp = typeof fileTestRoutes;
+export type FileTypesApp = typeof fileTypesRoutes;
 
 // Locally one port serves everything: the data plane lives in the gateway Worker (or its colos).
 app.all("/mcp/*", toGateway);

@@ -1,13 +1,9 @@
 import { signal } from "@preact/signals";
+import type { InferResponseType } from "hono/client";
+import type { api } from "./client";
 
-export type Role = "admin" | "editor" | "viewer";
-
-export interface Session {
-  user: { id: string; name: string; email: string | null; role: Role };
-  workspace: string;
-  csrfToken: string;
-  expiresAt: string;
-}
+export type Session = InferResponseType<typeof api.v1.session.$get, 200>;
+export type Role = Session["user"]["role"];
 
 /** The signed-in user, or null before sign-in (and after the session ends). */
 export const session = signal<Session | null>(null);

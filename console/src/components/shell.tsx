@@ -21,7 +21,7 @@ export function Shell({ children }: { children: ComponentChildren }) {
   const base = `/w/${current.workspace}`;
   const isAdmin = current.user.role === "admin";
   const signOut = async () => {
-    await api.delete("/v1/session").catch(() => undefined);
+    await api.v1.session.$delete().catch(() => undefined);
     session.value = null;
     route("/signed-out");
   };

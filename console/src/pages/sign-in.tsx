@@ -1,8 +1,8 @@
 import { useEffect, useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
-import { api } from "../api/client";
+import { api, jsonOf } from "../api/client";
 import type { ProblemError } from "../api/problem";
-import { type Session, session } from "../api/session";
+import { session } from "../api/session";
 import { ProblemView } from "../components/problem-view";
 
 /**
@@ -18,7 +18,7 @@ export function SignIn() {
     if (!token) return;
     const exchange = async () => {
       try {
-        const value = await api.post<Session>("/v1/session", { token });
+        const value = await jsonOf(api.v1.session.$post({ json: { token } }));
         session.value = value;
         route(`/w/${value.workspace}`, true);
       } catch (error) {

@@ -52,13 +52,14 @@ export async function resolveToolDeployTarget(c: Context<ApiEnv>) {
     compile: async (source, config) => {
       const compiled = await compileToolAdapter({ source, config });
       if (!compiled.ok) return compiled;
-      const { code, hash, compiledBytes, publicContract, stages } = compiled.value;
+      const { code, hash, compiledBytes, stages } = compiled.value;
+      const publicContract = compiled.value.publicContract as JsonObject | null;
       return ok({
         code,
         hash,
         compiledBytes,
         config: compiled.value.config,
-        publicContract: publicContract as JsonObject | null,
+        publicContract,
         stages,
         exports: null,
         summary: { publicContract, compiledBytes, hash, stages },

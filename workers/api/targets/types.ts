@@ -2,8 +2,9 @@
 // workspace files share the draft, deployment and log routes; each kind
 // resolves its path to one of these with its own rules.
 import type { Context } from "hono";
-import type { RevisionRow } from "../../../shared/deploy/revisions";
+import type { FileRevisionView, RevisionRow, RevisionView } from "../../../shared/deploy/revisions";
 import type { JsonObject } from "../../../shared/json";
+import type { FileKind } from "../../../shared/files/paths";
 import type { Target } from "../../../shared/lifecycle/target";
 import type { Result } from "../../../shared/result";
 import type { AdapterStage } from "../../../shared/sandbox/types";
@@ -32,8 +33,11 @@ export interface CompiledRevision {
   stages: AdapterStage[];
   /** Workspace files: exported functions or plugin hooks; null for tool adapters. */
   exports: string[] | null;
-  /** What `POST …/compile` answers besides `version`. */
-  summary: object;
+  /** What `POST …/compile` answers besides `version`: a tool adapter's contract and stages, a file's exports. */
+  summary: { compiledBytes: number; hash: string } & (
+    | { publicContract: JsonObject | null; stages: AdapterStage[] }
+    | { path: string; kind: FileKind; exports: string[] }
+  );
 }
 
 /** A lifecycle target as the deployment routes see it: its kind's compiler and rules. */
@@ -44,7 +48,7 @@ export interface DeployTarget extends ResolvedTarget {
   /** Throws the problem that refuses moving this target's pointers, or does nothing. */
   refuseDeploy(action: string): void;
   /** A revision as the routes answer it. */
-  revisionView(row: RevisionRow): object;
+  revisionView(row: RevisionRow): RevisionView | FileRevisionView;
 }
 
 export type DeployResolver = (c: Context<ApiEnv>) => Promise<DeployTarget>;

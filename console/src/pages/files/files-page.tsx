@@ -2,25 +2,19 @@
 // (?kind=lib|plugin) and New file (the path checked as the API checks it).
 import { useLocation } from "preact-iso";
 import { useState } from "preact/hooks";
-import { api, wsPath } from "../../api/client";
+import type { InferResponseType } from "hono/client";
+import { api, cancelledBy, jsonOf, params } from "../../api/client";
 import { can } from "../../api/session";
 import { PageHeader } from "../../components/shell";
 import { ProblemView } from "../../components/problem-view";
 import { useResource } from "../../components/use-resource";
 import { withQuery } from "../hooks/url";
-import type { Deployments, Page } from "../hooks/types";
 import { filePageHref, filePathProblem } from "./file-path";
 import "./files.css";
 import { TableWrap } from "../../components/table-wrap";
 
-interface FileItem {
-  path: string;
-  kind: "lib" | "plugin";
-  name: string;
-  version: number;
-  etag: string;
-  deployments: Deployments;
-}
+const listFiles = api.v1.workspaces[":ws"].files.$get;
+type FileItem = InferResponseType<typeof listFiles, 200>["items"][number];
 
 function NewFile({ ws, existing }: { ws: string; existing: Set<string> }) {
   const { route } = useLocation();
@@ -80,8 +74,13 @@ export function FilesPage({ ws }: { ws?: string }) {
   const wsId = ws ?? "";
   const { url, query } = useLocation();
   const kind = query.kind === "lib" || query.kind === "plugin" ? query.kind : null;
-  const files = useResource<Page<FileItem>>(`${wsId}/${kind ?? ""}`, (signal) =>
-    api.get<Page<FileItem>>(`${wsPath(wsId, "files")}?limit=200${kind ? `&kind=${kind}` : ""}`, signal),
+  const files = useResource(`${wsId}/${kind ?? ""}`, (signal) =>
+    jsonOf(
+      listFiles(
+        { ...params({ ws: wsId }), query: { limit: "200", ...(kind ? { kind } : {}) } },
+        cancelledBy(signal),
+      ),
+    ),
   );
   const items = files.data?.items ?? [];
   const filters = [

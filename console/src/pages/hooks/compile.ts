@@ -1,17 +1,12 @@
 // Compiling the saved draft (`POST …/compile`) and reading a `compile_failed` problem's
 // diagnostics, which test and deploy answer with too.
-import { api } from "../../api/client";
+import type { InferResponseType } from "hono/client";
+import { jsonOf } from "../../api/client";
 import type { ProblemError } from "../../api/problem";
 import type { CompileDiagnostic } from "../../editor/server-diagnostics";
 import { asProblem, type HookStore } from "./store";
 
-export interface CompileSummary {
-  version: number;
-  compiledBytes?: number;
-  stages?: string[];
-  exports?: string[];
-  hash?: string;
-}
+export type CompileSummary = InferResponseType<HookStore["lifecycle"]["compile"]["$post"], 200>;
 
 export function compileDiagnostics(problem: ProblemError): CompileDiagnostic[] | null {
   if (problem.code !== "compile_failed") return null;
@@ -32,7 +27,7 @@ export function noteCompileProblem(store: HookStore, problem: ProblemError, vers
 
 export async function compileDraft(store: HookStore): Promise<CompileSummary> {
   try {
-    const summary = await api.post<CompileSummary>(`${store.target.base}/compile`);
+    const summary = await jsonOf(store.lifecycle.compile.$post());
     store.compileReport.value = { version: summary.version, diagnostics: [] };
     return summary;
   } catch (error) {

@@ -1,7 +1,7 @@
 // Deploy a tested version to shadow or active, the revisions with rollback, removing the shadow,
 // and reset (admins, behind typing the target's name).
 import { useEffect, useState } from "preact/hooks";
-import { api } from "../../api/client";
+import { jsonOf } from "../../api/client";
 import { ProblemError } from "../../api/problem";
 import { can } from "../../api/session";
 import { BusyButton } from "../../components/busy-button";
@@ -16,16 +16,10 @@ import { TableWrap } from "../../components/table-wrap";
 
 type Channel = "shadow" | "active";
 
-interface DeployAnswer {
-  channel: Channel;
-  reused: boolean;
-  revision: Revision;
-}
-
 /** Why a revision cannot serve any more, as the rollback route would refuse it; null when it can. */
 function incompatibility(store: HookStore, revision: Revision): string | null {
   const target = store.target;
-  if (target.kind !== "tool" || revision.definitionHash === undefined) return null;
+  if (target.kind !== "tool" || !("definitionHash" in revision)) return null;
   if (revision.definitionHash === target.tool.definitionHash) return null;
   return "The revision was compiled against an earlier upstream definition of the tool.";
 }
@@ -46,9 +40,9 @@ function DeployForm({ store }: { store: HookStore }) {
 
   const deploy = async () => {
     setDone("");
-    let answer: DeployAnswer;
+    let answer;
     try {
-      answer = await api.post<DeployAnswer>(`${store.target.base}/deployments`, { version: chosen, channel });
+      answer = await jsonOf(store.lifecycle.deployments.$post({ json: { version: chosen, channel } }));
     } catch (error) {
       const p = asProblem(error);
       noteCompileProblem(store, p, chosen);
@@ -174,14 +168,14 @@ function Revisions({ store }: { store: HookStore }) {
 
   const rollback = async (revision: Revision) => {
     try {
-      await api.post(`${store.target.base}/rollback`, { revision: revision.id, channel: "active" });
+      await store.lifecycle.rollback.$post({ json: { revision: revision.id, channel: "active" } });
     } finally {
       void store.refreshDeployments();
     }
   };
   const removeShadow = async () => {
     try {
-      await api.delete(`${store.target.base}/shadow`);
+      await store.lifecycle.shadow.$delete();
     } finally {
       void store.refreshDeployments();
     }

@@ -147,9 +147,11 @@ export function EditorPanel({ store }: { store: HookStore }) {
         {compiled && (
           <p class="notice notice-ok" role="status">
             Version {compiled.version} compiles
-            {compiled.compiledBytes !== undefined ? ` (${formatBytes(compiled.compiledBytes)})` : ""}
-            {compiled.stages && compiled.stages.length > 0 ? `; stages: ${compiled.stages.join(", ")}` : ""}
-            {compiled.exports && compiled.exports.length > 0
+            {` (${formatBytes(compiled.compiledBytes)})`}
+            {"stages" in compiled && compiled.stages.length > 0
+              ? `; stages: ${compiled.stages.join(", ")}`
+              : ""}
+            {"exports" in compiled && compiled.exports.length > 0
               ? `; exports: ${compiled.exports.join(", ")}`
               : ""}
             .

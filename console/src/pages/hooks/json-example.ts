@@ -35,7 +35,7 @@ function stringExample(schema: JsonObject): string {
   }
 }
 
-export function exampleFor(schema: Json | undefined, root?: JsonObject, depth = 0): Json {
+export function exampleFor(schema: unknown, root?: JsonObject, depth = 0): Json {
   if (!isObject(schema) || depth > 8) return null;
   const top = root ?? schema;
   const s = resolve(schema, top);

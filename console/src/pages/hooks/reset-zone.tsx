@@ -1,18 +1,13 @@
 // Reset removes the draft, every version and revision (a reset event remains): admins only, and
 // only after typing the target's name.
 import { useState } from "preact/hooks";
-import { api } from "../../api/client";
+import { jsonOf } from "../../api/client";
 import type { ProblemError } from "../../api/problem";
 import { BusyButton } from "../../components/busy-button";
 import { ProblemView } from "../../components/problem-view";
 import { formatBytes } from "../../components/format";
 import type { HookStore } from "./store";
 import { clearUnsaved } from "./unsaved";
-
-interface ResetAnswer {
-  event: { versionsRemoved: number; revisionsRemoved: number };
-  released: { draftHistoryBytes: number; deployedCodeBytes: number };
-}
 
 export function ResetZone({ store }: { store: HookStore }) {
   const [typed, setTyped] = useState("");
@@ -23,7 +18,7 @@ export function ResetZone({ store }: { store: HookStore }) {
 
   const reset = async () => {
     setDone("");
-    const answer = await api.post<ResetAnswer>(`${store.target.base}/reset`);
+    const answer = await jsonOf(store.lifecycle.reset.$post());
     clearUnsaved(store.target.storageKey);
     store.state.value = null;
     store.runs.value = [];

@@ -83,10 +83,9 @@ export function RunResult({ run }: { run: SessionRun }) {
           {Array.isArray(run.errors) && run.errors.length > 0 && <pre>{pretty(run.errors)}</pre>}
         </div>
       )}
-      {run.ok && run.outcome && typeof run.outcome.reason === "string" && (
+      {run.ok && run.outcome && "reason" in run.outcome && (
         <p>
-          Reason: <code>{run.outcome.reason}</code>{" "}
-          {typeof run.outcome.message === "string" ? run.outcome.message : ""}
+          Reason: <code>{run.outcome.reason}</code> {"message" in run.outcome ? run.outcome.message : ""}
         </p>
       )}
       <HostCalls run={run} />

@@ -2,13 +2,13 @@
 // keeps the buffer, the test inputs and this session's runs. Signals: each view re-renders on
 // what it reads.
 import { computed, signal } from "@preact/signals";
-import { api, request, wsPath } from "../../api/client";
+import { api, cancelledBy, jsonOf, lifecycleApi, optionalJson, params } from "../../api/client";
 import { networkProblem, ProblemError } from "../../api/problem";
 import type { CompileDiagnostic } from "../../editor/server-diagnostics";
 import type { ListedDiagnostic } from "../../editor/code-editor";
 import type { HookTarget } from "./target";
 import { initialInputs, type TestInputs } from "./test-inputs";
-import type { Draft, HookState, Page, Quotas, Revision, SaveAnswer, TestAnswer, VersionMeta } from "./types";
+import type { Draft, HookState, JsonObject, Quotas, Revision, TestAnswer, VersionMeta } from "./types";
 import { clearUnsaved, readUnsaved, writeUnsaved } from "./unsaved";
 
 export const asProblem = (error: unknown): ProblemError =>
@@ -28,13 +28,13 @@ export interface CompileReport {
   diagnostics: CompileDiagnostic[];
 }
 
-export interface SessionRun extends TestAnswer {
+export type SessionRun = TestAnswer & {
   at: string;
   label: string;
   input: unknown;
-}
+};
 
-function parsedConfig(text: string): Record<string, unknown> {
+function parsedConfig(text: string): JsonObject {
   let value: unknown;
   try {
     value = JSON.parse(text.trim() === "" ? "{}" : text);
@@ -44,10 +44,14 @@ function parsedConfig(text: string): Record<string, unknown> {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new ProblemError(0, "invalid_config", "Config must be a JSON object", "For example {}.", [], {});
   }
-  return value as Record<string, unknown>;
+  return value as JsonObject;
 }
 
+/** The answer's ETag, which If-Match sends back; the draft carries it too. */
+const etagOf = (response: { headers: Headers }, draft: Draft) => response.headers.get("etag") ?? draft.etag;
+
 export function createHookStore(target: HookTarget) {
+  const lifecycle = lifecycleApi(target.base);
   const state = signal<HookState | null>(null);
   const etag = signal<string>("");
   const loadProblem = signal<ProblemError | null>(null);
@@ -103,22 +107,23 @@ export function createHookStore(target: HookTarget) {
 
   async function load(signalAbort?: AbortSignal) {
     try {
-      const answer = await request<HookState>(target.base, { signal: signalAbort });
+      const response = await lifecycle.index.$get(undefined, cancelledBy(signalAbort));
+      const answer = await response.json();
       loadProblem.value = null;
       const first = state.value === null;
       // Read before adopting: adopting a clean buffer clears the stored edits.
       const unsaved = first ? readUnsaved(target.storageKey) : null;
-      adopt(answer.data, answer.etag ?? answer.data.draft.etag, !first && dirty.value);
+      adopt(answer, etagOf(response, answer.draft), !first && dirty.value);
       if (first) {
         if (
           unsaved &&
-          (unsaved.source !== answer.data.draft.source || unsaved.config !== configText(answer.data.draft))
+          (unsaved.source !== answer.draft.source || unsaved.config !== configText(answer.draft))
         ) {
           source.value = unsaved.source;
           config.value = unsaved.config;
           restoredFrom.value = { baseVersion: unsaved.baseVersion, savedAt: unsaved.savedAt };
           remember();
-        } else if (answer.data.draft.version === 0 && answer.data.draft.source === "") {
+        } else if (answer.draft.version === 0 && answer.draft.source === "") {
           // Nothing saved yet: start from a skeleton of the target's kind (unsaved until Save).
           source.value = target.starter;
         }
@@ -131,8 +136,7 @@ export function createHookStore(target: HookTarget) {
 
   async function loadDeclarations() {
     try {
-      const text = await api.get<string>(target.typesUrl);
-      declarations.value = typeof text === "string" ? text : "";
+      declarations.value = await (await target.types()).text();
       declarationsProblem.value = null;
     } catch (error) {
       declarations.value = "";
@@ -142,7 +146,7 @@ export function createHookStore(target: HookTarget) {
 
   async function refreshQuotas() {
     try {
-      quotas.value = await api.get<Quotas>(wsPath(target.ws, "quotas"));
+      quotas.value = await jsonOf(api.v1.workspaces[":ws"].quotas.$get(params({ ws: target.ws })));
       quotasProblem.value = null;
     } catch (error) {
       quotasProblem.value = asProblem(error);
@@ -152,9 +156,8 @@ export function createHookStore(target: HookTarget) {
   /** The newest page of versions, or the next page after the ones shown (`more`). */
   async function loadVersions(more = false) {
     try {
-      const cursor =
-        more && versionsCursor.value ? `&cursor=${encodeURIComponent(versionsCursor.value)}` : "";
-      const page = await api.get<Page<VersionMeta>>(`${target.base}/versions?limit=50${cursor}`);
+      const cursor = more && versionsCursor.value ? { cursor: versionsCursor.value } : {};
+      const page = await jsonOf(lifecycle.versions.$get({ query: { limit: "50", ...cursor } }));
       versions.value = more ? [...(versions.value ?? []), ...page.items] : page.items;
       versionsCursor.value = page.nextCursor;
       versionsProblem.value = null;
@@ -165,7 +168,7 @@ export function createHookStore(target: HookTarget) {
 
   async function loadRevisions() {
     try {
-      const page = await api.get<Page<Revision>>(`${target.base}/revisions?limit=100`);
+      const page = await jsonOf(lifecycle.revisions.$get({ query: { limit: "100" } }));
       revisions.value = page.items;
       revisionsProblem.value = null;
     } catch (error) {
@@ -185,30 +188,28 @@ export function createHookStore(target: HookTarget) {
   async function save(note: string, edits = { source: source.value, config: config.value }) {
     const body = { source: edits.source, config: parsedConfig(edits.config), ...(note ? { note } : {}) };
     try {
-      const answer = await request<SaveAnswer>(`${target.base}/draft`, {
-        method: "PUT",
-        body,
-        headers: { "if-match": etag.value },
-      });
+      const response = await lifecycle.draft.$put({ json: body }, { headers: { "if-match": etag.value } });
+      const answer = await response.json();
       const current = state.value;
       conflict.value = null;
       restoredFrom.value = null;
-      if (!answer.data.noop) void loadVersions();
-      saved.value = answer.data.noop
+      if (!answer.noop) void loadVersions();
+      saved.value = answer.noop
         ? "Nothing changed; the draft is as saved."
-        : `Saved as version ${answer.data.version}.`;
+        : `Saved as version ${answer.version}.`;
       adopt(
-        { draft: answer.data.draft, deployments: current?.deployments ?? { active: null, shadow: null } },
-        answer.etag ?? answer.data.draft.etag,
+        { draft: answer.draft, deployments: current?.deployments ?? { active: null, shadow: null } },
+        etagOf(response, answer.draft),
       );
-      return answer.data;
+      return answer;
     } catch (error) {
       const problem = asProblem(error);
       if (problem.status !== 412) throw problem;
-      const latest = await request<HookState>(target.base);
-      state.value = latest.data;
-      etag.value = latest.etag ?? latest.data.draft.etag;
-      conflict.value = { theirs: latest.data.draft, mine: edits };
+      const response = await lifecycle.index.$get();
+      const latest = await response.json();
+      state.value = latest;
+      etag.value = etagOf(response, latest.draft);
+      conflict.value = { theirs: latest.draft, mine: edits };
       return null;
     } finally {
       void refreshQuotas();
@@ -232,24 +233,25 @@ export function createHookStore(target: HookTarget) {
   }
 
   async function restore(version: number) {
-    const answer = await request<SaveAnswer>(`${target.base}/versions/${version}/restore`, {
-      method: "POST",
-      body: { note: `Restored from version ${version}` },
-      headers: { "if-match": etag.value },
-    });
+    const response = await lifecycle.versions[":n"].restore.$post(
+      { param: { n: String(version) } },
+      optionalJson({ note: `Restored from version ${version}` }, { "if-match": etag.value }),
+    );
+    const answer = await response.json();
     const current = state.value;
     adopt(
-      { draft: answer.data.draft, deployments: current?.deployments ?? { active: null, shadow: null } },
-      answer.etag ?? answer.data.draft.etag,
+      { draft: answer.draft, deployments: current?.deployments ?? { active: null, shadow: null } },
+      etagOf(response, answer.draft),
     );
     void refreshQuotas();
     void loadVersions();
-    saved.value = `Version ${version} restored as version ${answer.data.version}.`;
-    return answer.data;
+    saved.value = `Version ${version} restored as version ${answer.version}.`;
+    return answer;
   }
 
   return {
     target,
+    lifecycle,
     state,
     etag,
     loadProblem,

@@ -1,6 +1,6 @@
 // What a hook page edits: a tool's adapter or a workspace file. The views are built once and
 // differ only where the API does (the test console, declarations, revision compatibility).
-import { wsPath } from "../../api/client";
+import { fileTypesApi, toolConsoleApi, wsPath } from "../../api/client";
 import type { Tool } from "./types";
 
 export interface ToolTarget {
@@ -19,7 +19,7 @@ export type HookTarget = (ToolTarget | FileTarget) & {
   /** The lifecycle routes' base: `…/tools/{tool}/hook` or `…/files/{path}`. */
   base: string;
   /** The generated declarations for the editor. */
-  typesUrl: string;
+  types: () => Promise<{ text(): Promise<string> }>;
   /** What a person types to confirm a reset, and how the page names the target. */
   name: string;
   /** localStorage key of unsaved edits. */
@@ -64,7 +64,7 @@ export function toolTarget(ws: string, tool: Tool): HookTarget {
     tool,
     ws,
     base,
-    typesUrl: `${base}/types`,
+    types: () => toolConsoleApi(base).types.$get(),
     name: tool.name ?? tool.upstreamName,
     storageKey: `rayrun:unsaved:${ws}:tool:${tool.uid}`,
     language: "ts",
@@ -81,7 +81,7 @@ export function fileTarget(ws: string, path: string): HookTarget {
     path,
     ws,
     base,
-    typesUrl: `${base}/types`,
+    types: () => fileTypesApi(base).types.$get(),
     name: path,
     storageKey: `rayrun:unsaved:${ws}:file:${path}`,
     language: path.endsWith(".js") ? "js" : "ts",

@@ -2,12 +2,13 @@
 // mock result for after), or a file's function with one input and the mocks its host calls
 // (rayrun.lambda, rayrun.model) take. Seeded from the tool's schemas and from the payload shapes
 // docs/request-hooks.md and docs/plugins.md describe.
-import { request } from "../../api/client";
+import type { InferRequestType } from "hono/client";
+import { fileTestApi, toolConsoleApi } from "../../api/client";
 import { ProblemError } from "../../api/problem";
 import { entryPointer } from "../../components/field-errors";
 import { exampleFor, pretty } from "./json-example";
 import type { HookTarget } from "./target";
-import type { JsonObject, TestAnswer } from "./types";
+import type { Json, TestAnswer } from "./types";
 
 export interface TestInputs {
   stage: "before" | "after";
@@ -69,7 +70,7 @@ export function fileInputFor(fn: string, kind: "lib" | "plugin"): string {
   }
 }
 
-function mockResult(outputSchema: JsonObject | null): unknown {
+function mockResult(outputSchema: object | null): unknown {
   if (outputSchema) return exampleFor(outputSchema);
   return { content: [{ type: "text", text: "example result" }] };
 }
@@ -100,9 +101,9 @@ function invalid(code: string, title: string, pointer: string, detail: string): 
   return new ProblemError(0, code, title, detail, [{ pointer, detail }], {});
 }
 
-function parse(label: string, pointer: string, text: string): unknown {
+function parse(label: string, pointer: string, text: string): Json {
   try {
-    return JSON.parse(text);
+    return JSON.parse(text) as Json;
   } catch (error) {
     throw invalid("invalid_json", `${label} is not valid JSON`, pointer, String(error));
   }
@@ -175,31 +176,37 @@ export function shownInline(problem: ProblemError | null): boolean {
   );
 }
 
+type FileTestBody = InferRequestType<ReturnType<typeof fileTestApi>["test"]["$post"]>["json"];
+
 /** What one run sends, and a short label for the runs list. */
 export function testBody(target: HookTarget, inputs: TestInputs, version?: number) {
   const v = version === undefined ? {} : { version };
   if (target.kind === "tool") {
     const args = parse("Arguments", "/arguments", inputs.arguments);
+    const tool = toolConsoleApi(target.base).test;
     if (inputs.stage === "before") {
-      return { label: "before", input: args, body: { stage: "before", arguments: args, ...v } };
+      return {
+        label: "before",
+        input: args,
+        send: () => tool.$post({ json: { stage: "before", arguments: args, ...v } }),
+      };
     }
     const result = parse("Mock result", "/result", inputs.result);
-    return { label: "after", input: result, body: { stage: "after", arguments: args, result, ...v } };
+    const json = { stage: "after" as const, arguments: args, result, ...v };
+    return { label: "after", input: result, send: () => tool.$post({ json }) };
   }
   const input = parse("Input", "/input", inputs.input);
-  const hostCalls = parseHostCalls(inputs.hostCalls);
+  // Only the list's shape is checked here; the API checks each mock and names it by pointer.
+  const hostCalls = parseHostCalls(inputs.hostCalls) as NonNullable<FileTestBody["hostCalls"]>;
   const mocks = hostCalls.length > 0 ? { hostCalls } : {};
-  const field = target.fileKind === "lib" ? "export" : "hook";
   const fn = inputs.fn.trim();
-  const named = fn === "" && field === "export" ? {} : { [field]: fn };
-  return { label: fn || "main", input, body: { ...named, input, ...mocks, ...v } };
+  const named = target.fileKind === "plugin" ? { hook: fn } : fn === "" ? {} : { export: fn };
+  const json: FileTestBody = { ...named, input, ...mocks, ...v };
+  return { label: fn || "main", input, send: () => fileTestApi(target.base).test.$post({ json }) };
 }
 
 export async function runTest(target: HookTarget, inputs: TestInputs, version?: number) {
-  const { label, input, body } = testBody(target, inputs, version);
-  const answer = await request<TestAnswer & { hostCalls?: HostCallUsage }>(`${target.base}/test`, {
-    method: "POST",
-    body,
-  });
-  return { ...answer.data, label, input, at: new Date().toISOString() };
+  const { label, input, send } = testBody(target, inputs, version);
+  const answer: TestAnswer = await (await send()).json();
+  return { ...answer, label, input, at: new Date().toISOString() };
 }

@@ -1,7 +1,7 @@
 // /w/:ws/tools/:tool — the Hooks tab of a tool: its adapter's editor, test console, versions and
 // deployments (HookWorkspace), once the tool's definition (schemas, definition hash) is loaded.
 import { useMemo } from "preact/hooks";
-import { api, wsPath } from "../../api/client";
+import { api, cancelledBy, jsonOf, params } from "../../api/client";
 import { PageHeader } from "../../components/shell";
 import { ProblemView } from "../../components/problem-view";
 import { useResource } from "../../components/use-resource";
@@ -13,7 +13,9 @@ export function ToolHookPage({ ws, tool }: { ws?: string; tool?: string }) {
   const wsId = ws ?? "";
   const toolId = tool ?? "";
   const resource = useResource<Tool>(`${wsId}/${toolId}`, (signal) =>
-    api.get<Tool>(wsPath(wsId, "tools", toolId), signal),
+    jsonOf(
+      api.v1.workspaces[":ws"].tools[":tool"].$get(params({ ws: wsId, tool: toolId }), cancelledBy(signal)),
+    ),
   );
   const data = resource.data;
   const target = useMemo(() => (data ? toolTarget(wsId, data) : null), [data, wsId]);

@@ -1,128 +1,31 @@
-// The API's answers the hook pages read (workers/api/routes: drafts, versions, deployments,
-// tool-console, file-test, tools, quotas), typed as far as the pages use them.
+// The API's answers the hook pages read, as its routes type them (hono/client).
+import type { InferResponseType } from "hono/client";
+import type { api, fileTestApi, lifecycleApi, toolConsoleApi } from "../../api/client";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
-export interface Draft {
-  source: string;
-  config: JsonObject;
-  version: number;
-  etag: string;
-  formatted: boolean;
-  updatedAt: string | null;
-  actor: string | null;
-  channel: string | null;
-  note: string | null;
-}
+type Lifecycle = ReturnType<typeof lifecycleApi>;
+type Workspace = (typeof api.v1.workspaces)[":ws"];
 
-export interface PointerView {
-  revisionId: string;
-  setAt: string;
-}
+export type HookState = InferResponseType<Lifecycle["index"]["$get"], 200>;
+export type Draft = HookState["draft"];
+export type Deployments = HookState["deployments"];
+export type SaveAnswer = InferResponseType<Lifecycle["draft"]["$put"], 200>;
+export type VersionMeta = InferResponseType<Lifecycle["versions"]["$get"], 200>["items"][number];
+export type VersionFull = InferResponseType<Lifecycle["versions"][":n"]["$get"], 200>;
+export type Revision = InferResponseType<Lifecycle["revisions"]["$get"], 200>["items"][number];
 
-export interface Deployments {
-  active: PointerView | null;
-  shadow: PointerView | null;
-}
+type ToolTestAnswer = InferResponseType<ReturnType<typeof toolConsoleApi>["test"]["$post"], 200>;
+type FileTestAnswer = InferResponseType<ReturnType<typeof fileTestApi>["test"]["$post"], 200>;
+type KeysOf<U> = U extends unknown ? keyof U : never;
+type FieldOf<U, K extends PropertyKey> = U extends unknown ? (K extends keyof U ? U[K] : never) : never;
+/** One object type for a union: the fields every member has, and the others as optional. */
+type Loose<U> = { [K in keyof U]: U[K] } & { [K in Exclude<KeysOf<U>, keyof U>]?: FieldOf<U, K> };
 
-export interface HookState {
-  draft: Draft;
-  deployments: Deployments;
-}
+/** A test console answer, tool stage or file function, passed or failed, read field by field. */
+export type TestAnswer = Loose<ToolTestAnswer | FileTestAnswer>;
 
-export interface SaveAnswer {
-  draft: Draft;
-  version: number;
-  noop: boolean;
-}
-
-export interface VersionMeta {
-  version: number;
-  actor: string;
-  channel: string;
-  note: string | null;
-  createdAt: string;
-  bytes: number;
-  formatted: boolean;
-  restoredFrom: number | null;
-}
-
-export interface VersionFull extends VersionMeta {
-  source: string;
-  config: JsonObject;
-}
-
-export interface Page<T> {
-  items: T[];
-  nextCursor: string | null;
-}
-
-export interface Revision {
-  id: string;
-  version: number;
-  codeHash: string;
-  compiledBytes: number;
-  /** Tool adapters: the upstream definition it was compiled against; files have none. */
-  definitionHash?: string;
-  exports?: string[];
-  actor: string;
-  createdAt: string;
-}
-
-export interface LogEntry {
-  level: string;
-  message: string;
-  data?: Json;
-  [key: string]: unknown;
-}
-
-/** A test console answer, tool stage or file function: the fields both kinds share. */
-export interface TestAnswer {
-  id: string;
-  version: number;
-  ok: boolean;
-  /** Tool adapters: whether the stage ran (a missing stage passes the value through). */
-  ran?: boolean;
-  stage?: string;
-  export?: string;
-  hook?: string;
-  /** Tool adapters: the stage's outcome (action and the transformed value). */
-  outcome?: JsonObject;
-  /** Files: the function's return value (absent for undefined). */
-  value?: Json;
-  code?: string;
-  message?: string;
-  errors?: unknown[];
-  logs: LogEntry[];
-  fuelUsed: number;
-  durationMs: number;
-}
-
-export interface Tool {
-  uid: string;
-  name: string | null;
-  upstreamName: string;
-  serviceUid: string;
-  serviceName: string;
-  description: string | null;
-  title: string | null;
-  inputSchema: JsonObject;
-  outputSchema: JsonObject | null;
-  definitionHash: string;
-  reviewState: string;
-  removedAt: string | null;
-  serviceDeleted?: boolean;
-}
-
-export interface Quota {
-  limit: number;
-  used: number;
-  remaining: number;
-  resetAt: string;
-}
-
-export interface Quotas {
-  saves: Quota;
-  compilations: Quota;
-}
+export type Tool = InferResponseType<Workspace["tools"][":tool"]["$get"], 200>;
+export type Quotas = InferResponseType<Workspace["quotas"]["$get"], 200>;
+export type Quota = Quotas["saves"];

@@ -2,7 +2,7 @@
 // version against any other (?diff=<v>&against=<w>), and restore into the draft (If-Match).
 import { useLocation } from "preact-iso";
 import { useEffect, useState } from "preact/hooks";
-import { api } from "../../api/client";
+import { cancelledBy, jsonOf } from "../../api/client";
 import type { ProblemError } from "../../api/problem";
 import { can } from "../../api/session";
 import { BusyButton } from "../../components/busy-button";
@@ -25,7 +25,9 @@ function useVersionSource(store: HookStore, version: number | null) {
     setProblem(null);
     if (version === null) return undefined;
     const abort = new AbortController();
-    api.get<VersionFull>(`${store.target.base}/versions/${version}`, abort.signal).then(
+    jsonOf(
+      store.lifecycle.versions[":n"].$get({ param: { n: String(version) } }, cancelledBy(abort.signal)),
+    ).then(
       (v) => setData(v),
       (error: unknown) => {
         if (!abort.signal.aborted) setProblem(asProblem(error));

@@ -1,29 +1,12 @@
 // The workspace config's `pre_llm_hook` as the page edits it (target rows) and back, and where the
 // API's errors[] pointers land on the page. Rules: shared/config/pre-llm-hook.ts, docs/request-hooks.md.
+import type { InferResponseType } from "hono/client";
+import type { api } from "../../api/client";
 
-export interface PreLlmHook {
-  source: string;
-  scope: "all" | "main" | "loops";
-  loops?: string[];
-  include_main?: boolean;
-  timeout_ms?: number;
-}
-
+export type StoredConfig = InferResponseType<(typeof api.v1.workspaces)[":ws"]["config"]["$get"], 200>;
 /** The stored document as GET …/config answers it (defaults filled); the page changes two keys. */
-export interface WorkspaceConfig {
-  pre_llm_hook?: PreLlmHook;
-  plugins?: string[];
-  limits?: { execution_timeout_ms?: number };
-  [key: string]: unknown;
-}
-
-export interface StoredConfig {
-  config: WorkspaceConfig;
-  version: number;
-  etag: string;
-  updatedAt: string | null;
-  updatedBy: string | null;
-}
+export type WorkspaceConfig = StoredConfig["config"];
+export type PreLlmHook = NonNullable<WorkspaceConfig["pre_llm_hook"]>;
 
 export interface HookForm {
   enabled: boolean;

@@ -2,7 +2,7 @@
 // `plugins` order, saved together under If-Match (admins). Other config keys are sent back unchanged.
 import { useEffect, useState } from "preact/hooks";
 import { useRoute } from "preact-iso";
-import { api, request, wsPath } from "../../api/client";
+import { api, cancelledBy, jsonOf, params } from "../../api/client";
 import { ProblemError } from "../../api/problem";
 import { can } from "../../api/session";
 import { BusyButton } from "../../components/busy-button";
@@ -25,32 +25,25 @@ import { PluginOrder, type PluginFile } from "./plugin-order";
 // Vite bundles the page's stylesheet through this import.
 import "./llm.css";
 
-interface FileItem {
-  path: string;
-  kind: "lib" | "plugin";
-  name: string;
-  deployments: { active: { revisionId: string } | null };
+const workspace = api.v1.workspaces[":ws"];
+
+/** The ETag header is authoritative; the body carries the same value. */
+async function storedOf(response: {
+  headers: Headers;
+  json(): Promise<StoredConfig>;
+}): Promise<StoredConfig> {
+  const stored = await response.json();
+  return { ...stored, etag: response.headers.get("etag") ?? stored.etag };
 }
 
-interface Loaded {
-  stored: StoredConfig;
-  defaultTimeoutMs: number;
-  files: FileItem[];
-}
-
-async function load(ws: string, signal: AbortSignal): Promise<Loaded> {
+async function load(ws: string, signal: AbortSignal) {
+  const cancel = cancelledBy(signal);
   const [stored, limits, files] = await Promise.all([
-    request<StoredConfig>(wsPath(ws, "config"), { signal }),
-    api.get<{ requestHookTimeoutMs: number }>("/v1/limits", signal),
-    api.get<{ items: FileItem[] }>(`${wsPath(ws, "files")}?limit=200`, signal),
+    workspace.config.$get(params({ ws }), cancel).then(storedOf),
+    jsonOf(api.v1.limits.$get(undefined, cancel)),
+    jsonOf(workspace.files.$get({ ...params({ ws }), query: { limit: "200" } }, cancel)),
   ]);
-  // The ETag header is authoritative; the body carries the same value.
-  const etag = stored.etag ?? stored.data.etag;
-  return {
-    stored: { ...stored.data, etag },
-    defaultTimeoutMs: limits.requestHookTimeoutMs,
-    files: files.items,
-  };
+  return { stored, defaultTimeoutMs: limits.requestHookTimeoutMs, files: files.items };
 }
 
 /** Problem entries by the place they show at (see config-model placeOf). */
@@ -106,12 +99,9 @@ export function LlmPage() {
     if (!stored || !doc) return;
     if (built.problem)
       throw new ProblemError(400, "invalid_request", "The request hook has no target", built.problem, [], {});
-    const answer = await request<StoredConfig>(wsPath(ws, "config"), {
-      method: "PUT",
-      body: doc,
-      headers: { "if-match": stored.etag },
-    });
-    const next = { ...answer.data, etag: answer.etag ?? answer.data.etag };
+    const next = await workspace.config
+      .$put({ ...params({ ws }), json: doc }, { headers: { "if-match": stored.etag } })
+      .then(storedOf);
     setStored(next);
     setForm(hookForm(next.config.pre_llm_hook));
     setPlugins(next.config.plugins ?? []);

@@ -2,7 +2,6 @@
 // live in the query string (?stage=…&cursor=…&follow=1&run=<id>), so reload and back restore them.
 import { useEffect } from "preact/hooks";
 import { useRoute } from "preact-iso";
-import { api, wsPath } from "../../api/client";
 import { ProblemView } from "../../components/problem-view";
 import { PageHeader } from "../../components/shell";
 import { useResource } from "../../components/use-resource";
@@ -11,7 +10,8 @@ import { LogFilters } from "./log-filters";
 import { useQueryState } from "../../components/query-state";
 import { RunDetail } from "./run-detail";
 import { RunsTable } from "./runs-table";
-import { FILTER_KEYS, isDifferingShadow, type RunPage } from "./types";
+import { runPage } from "./run-lookup";
+import { FILTER_KEYS, isDifferingShadow, type RunQuery } from "./types";
 import { useFollow } from "./use-follow";
 // Vite bundles the page's stylesheet through this import.
 import "./logs.css";
@@ -25,14 +25,11 @@ export function LogsPage() {
   const cursor = query.cursor ?? "";
   const following = query.follow === "1" && cursor === "";
 
-  const params = new URLSearchParams();
-  for (const key of FILTER_KEYS) if (query[key]) params.set(key, query[key]);
-  params.set("limit", String(PAGE_SIZE));
-  if (cursor) params.set("cursor", cursor);
-  const search = params.toString();
-  const runs = useResource(`${ws}?${search}`, (signal) =>
-    api.get<RunPage>(`${wsPath(ws, "hooks", "logs")}?${search}`, signal),
-  );
+  const filters: RunQuery = { limit: String(PAGE_SIZE) };
+  for (const key of FILTER_KEYS) if (query[key]) filters[key] = query[key];
+  if (cursor) filters.cursor = cursor;
+  const search = new URLSearchParams(Object.entries(filters)).toString();
+  const runs = useResource(`${ws}?${search}`, (signal) => runPage(ws, filters, signal));
   useFollow(following, () => void runs.reload());
 
   // Opening a run brings its panel into view.

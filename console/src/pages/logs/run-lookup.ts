@@ -1,8 +1,21 @@
 // Finding one run by id, and the active run a shadow run is compared with. The API lists runs newest
 // first with `cursor` as an exclusive upper bound on the id, so the id right after a run's id, as a
 // cursor with limit 1, answers exactly that run (ids: "log_" + 22 Crockford base32 characters).
-import { api, wsPath } from "../../api/client";
-import type { Run, RunPage } from "./types";
+import { api, cancelledBy, params } from "../../api/client";
+import { ProblemError } from "../../api/problem";
+import type { Run, RunPage, RunQuery } from "./types";
+
+/** The route types both of its formats; the console asks for JSON (its `accept`), never NDJSON. */
+const isRunPage = (page: unknown): page is RunPage =>
+  typeof page === "object" && page !== null && "items" in page && Array.isArray(page.items);
+
+/** A page of runs, the newest first. */
+export async function runPage(ws: string, query: RunQuery, signal?: AbortSignal): Promise<RunPage> {
+  const logs = api.v1.workspaces[":ws"].hooks.logs;
+  const page: unknown = await (await logs.$get({ ...params({ ws }), query }, cancelledBy(signal))).json();
+  if (isRunPage(page)) return page;
+  throw new ProblemError(0, "unexpected_answer", "The logs answer is not a page of runs", "", [], {});
+}
 
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
 
@@ -26,23 +39,20 @@ export function nextRunId(id: string): string | null {
 export async function findRun(ws: string, id: string, signal: AbortSignal): Promise<Run | null> {
   const cursor = nextRunId(id);
   if (cursor === null) return null;
-  const page = await api.get<RunPage>(
-    `${wsPath(ws, "hooks", "logs")}?limit=1&cursor=${encodeURIComponent(cursor)}`,
-    signal,
-  );
+  const page = await runPage(ws, { limit: "1", cursor }, signal);
   const run = page.items[0];
   return run?.id === id ? run : null;
 }
 
 /** The active channel's run of the same request, stage and hook: what the shadow run is compared with. */
 export async function activeCounterpart(ws: string, shadow: Run, signal: AbortSignal): Promise<Run | null> {
-  const params = new URLSearchParams({
+  const query = {
     requestId: shadow.requestId,
     stage: shadow.stage,
     channel: "active",
     target: shadow.target,
     limit: "5",
-  });
-  const page = await api.get<RunPage>(`${wsPath(ws, "hooks", "logs")}?${params}`, signal);
+  };
+  const page = await runPage(ws, query, signal);
   return page.items[0] ?? null;
 }

@@ -1,14 +1,13 @@
 // Hook-run records as `GET …/hooks/logs` answers them (shared/logs/query.ts RunView). The value lists
 // come from the records' own module, so a new stage, outcome or kind reaches the filters with it.
+import type { InferRequestType, InferResponseType } from "hono/client";
+import type { api } from "../../api/client";
 import {
   HOOK_KINDS,
   RUN_CHANNELS,
   RUN_MODES,
   RUN_OUTCOMES,
   RUN_STAGES,
-  type HookKind,
-  type RunChannel,
-  type RunMode,
 } from "../../../../shared/db/run-types";
 
 export const STAGES = RUN_STAGES;
@@ -17,48 +16,14 @@ export const CHANNELS = RUN_CHANNELS;
 export const KINDS = HOOK_KINDS;
 export const MODES = RUN_MODES;
 
-export interface RunDetails {
-  reason?: string;
-  message?: string;
-  logs?: { level: string; message: string; data?: unknown }[];
-  error?: string;
-  arguments?: unknown;
-  result?: unknown;
-  truncated?: { omitted: string[]; logsDropped: number };
-}
+type Logs = (typeof api.v1.workspaces)[":ws"]["hooks"]["logs"];
 
-export interface Run {
-  id: string;
-  at: string;
-  kind: HookKind;
-  target: string;
-  toolUid: string | null;
-  toolName: string | null;
-  stage: string;
-  channel: RunChannel;
-  outcome: string;
-  code: string | null;
-  revisionId: string | null;
-  requestId: string;
-  durationMs: number;
-  fuelUsed: number;
-  shadowDiffered: boolean | null;
-  loop: string | null;
-  plugin: string | null;
-  /** `code`: a Code Mode execution, or a call its code made. */
-  mode: RunMode;
-  /** Request hooks: whether the run failed its request as a turn error; null for other kinds. */
-  turnError: boolean | null;
-  /** Request hooks: 1, or the structural retry's number; null for other kinds. */
-  attempt: number | null;
-  /** Present only for callers who see captured details (admins); null when nothing was captured. */
-  details?: RunDetails | null;
-}
-
-export interface RunPage {
-  items: Run[];
-  nextCursor: string | null;
-}
+/** The JSON page the console asks for (the route also answers NDJSON text). */
+export type RunPage = Exclude<InferResponseType<Logs["$get"], 200>, string>;
+export type Run = RunPage["items"][number];
+export type RunDetails = NonNullable<Run["details"]>;
+/** The query `GET …/hooks/logs` takes. */
+export type RunQuery = InferRequestType<Logs["$get"]>["query"];
 
 /** Query-string keys that filter runs; each is the API's own parameter name. */
 export const FILTER_KEYS = [

@@ -1,14 +1,12 @@
 // Each tool's hook status from its lifecycle (`GET …/tools/{tool}/hook`: draft and deployment
 // pointers). One request per tool, so only tools with stored hook versions are asked, a few at a time.
 import { useEffect, useState } from "preact/hooks";
-import { api, wsPath } from "../../api/client";
+import { api, cancelledBy, jsonOf, params } from "../../api/client";
+import type { HookState } from "../hooks/types";
 
 export type HookStatus = "none" | "draft" | "shadow" | "active" | "active+shadow" | "unknown";
 
-interface HookAnswer {
-  draft: { version: number };
-  deployments: { active: { revisionId: string } | null; shadow: { revisionId: string } | null };
-}
+type HookAnswer = Pick<HookState, "deployments"> & { draft: Pick<HookState["draft"], "version"> };
 
 /** At most this many hook reads in flight: the page stays quick without flooding the API. */
 const PARALLEL = 4;
@@ -50,7 +48,8 @@ export function useHookStatuses(
       if (abort.signal.aborted) return;
       let status: HookStatus = "unknown";
       try {
-        status = statusOf(await api.get<HookAnswer>(wsPath(ws, "tools", tool.uid, "hook"), abort.signal));
+        const hook = api.v1.workspaces[":ws"].tools[":tool"].hook;
+        status = statusOf(await jsonOf(hook.$get(params({ ws, tool: tool.uid }), cancelledBy(abort.signal))));
       } catch {
         // The badge says "unknown"; the tool's own page shows why.
       }

@@ -1,21 +1,20 @@
 // Reading whole lists the API pages: follows nextCursor up to a bound, so a page never loops forever.
-import { api, wsPath } from "../../api/client";
-import type { Page, Service, Tool } from "./types";
+import { api, cancelledBy, jsonOf, params } from "../../api/client";
+import type { Service, Tool } from "./types";
 
 /** At most this many pages of 200 per list (1000 services, 2000 tools). */
 const MAX_PAGES = { services: 5, tools: 10 };
 
-async function allPages(
-  path: string,
+type PageOf<T> = { items: T[]; nextCursor: string | null };
+
+async function allPages<T>(
+  page: (cursor: { cursor?: string }) => Promise<PageOf<T>>,
   maxPages: number,
-  signal: AbortSignal,
-): Promise<{ items: unknown[]; more: boolean }> {
-  const items: unknown[] = [];
+): Promise<{ items: T[]; more: boolean }> {
+  const items: T[] = [];
   let cursor: string | null = null;
-  for (let page = 0; page < maxPages; page++) {
-    const separator = path.includes("?") ? "&" : "?";
-    const url: string = `${path}${separator}limit=200${cursor === null ? "" : `&cursor=${encodeURIComponent(cursor)}`}`;
-    const answer: Page<unknown> = await api.get<Page<unknown>>(url, signal);
+  for (let n = 0; n < maxPages; n++) {
+    const answer: PageOf<T> = await page(cursor === null ? {} : { cursor });
     items.push(...answer.items);
     cursor = answer.nextCursor;
     if (cursor === null) return { items, more: false };
@@ -32,15 +31,25 @@ export interface ServicesData {
 }
 
 export async function loadServices(ws: string, signal: AbortSignal): Promise<ServicesData> {
+  const workspace = api.v1.workspaces[":ws"];
+  const cancel = cancelledBy(signal);
+  const services = (deleted: "true" | "false") => (cursor: { cursor?: string }) =>
+    jsonOf(
+      workspace.services.$get({ ...params({ ws }), query: { limit: "200", deleted, ...cursor } }, cancel),
+    );
   const [live, deleted, tools] = await Promise.all([
-    allPages(wsPath(ws, "services"), MAX_PAGES.services, signal),
-    allPages(`${wsPath(ws, "services")}?deleted=true`, MAX_PAGES.services, signal),
-    allPages(wsPath(ws, "tools"), MAX_PAGES.tools, signal),
+    allPages(services("false"), MAX_PAGES.services),
+    allPages(services("true"), MAX_PAGES.services),
+    allPages(
+      (cursor) =>
+        jsonOf(workspace.tools.$get({ ...params({ ws }), query: { limit: "200", ...cursor } }, cancel)),
+      MAX_PAGES.tools,
+    ),
   ]);
   return {
-    live: live.items as Service[],
-    deleted: deleted.items as Service[],
-    tools: tools.items as Tool[],
+    live: live.items,
+    deleted: deleted.items,
+    tools: tools.items,
     truncated: live.more || deleted.more || tools.more,
   };
 }

@@ -1,7 +1,7 @@
 // Registering an upstream MCP server: name, URL, optional authorization secret and timeout, payload
 // capture. The API's errors[] appear at the fields they name.
 import { useState } from "preact/hooks";
-import { api, wsPath } from "../../api/client";
+import { api, jsonOf, params } from "../../api/client";
 import type { ProblemError } from "../../api/problem";
 import { BusyButton } from "../../components/busy-button";
 import { ProblemView } from "../../components/problem-view";
@@ -39,7 +39,9 @@ export function RegisterServiceForm(props: Props) {
       ...(secret.trim() ? { authorizationSecret: secret.trim() } : {}),
       ...(timeout.trim() ? { timeoutMs: Number(timeout) } : {}),
     };
-    props.onRegistered(await api.post<Service>(wsPath(props.ws, "services"), body));
+    props.onRegistered(
+      await jsonOf(api.v1.workspaces[":ws"].services.$post({ ...params({ ws: props.ws }), json: body })),
+    );
   };
 
   return (

@@ -1,7 +1,7 @@
 // Tool definitions the upstream changed since they were accepted: a list, and for the selected one
 // (?review=<tool uid>) the diff and Accept. Hooks keep running against the accepted definition until then.
 import { useState } from "preact/hooks";
-import { api, wsPath } from "../../api/client";
+import { api, optionalJson, params } from "../../api/client";
 import type { ProblemError } from "../../api/problem";
 import { can } from "../../api/session";
 import { BusyButton } from "../../components/busy-button";
@@ -88,9 +88,10 @@ function ReviewOne(props: { ws: string; tool: Tool; closeHref: string; onAccepte
   const [problem, setProblem] = useState<ProblemError | null>(null);
   if (tool.pendingDefinition === null || tool.pendingHash === null) return null;
   const accept = async () => {
-    await api.post(wsPath(props.ws, "tools", tool.uid, "review", "accept"), {
-      definitionHash: tool.pendingHash,
-    });
+    await api.v1.workspaces[":ws"].tools[":tool"].review.accept.$post(
+      params({ ws: props.ws, tool: tool.uid }),
+      optionalJson({ definitionHash: tool.pendingHash }),
+    );
     props.onAccepted();
   };
   return (

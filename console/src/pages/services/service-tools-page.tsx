@@ -1,22 +1,16 @@
 // Tools of one service (/w/:ws/services/:service) with each tool's hook status; every tool links to
 // its Hooks tab. A deleted or legacy service is shown as history only.
 import { useRoute } from "preact-iso";
-import { api, wsPath } from "../../api/client";
+import { api, cancelledBy, jsonOf, params } from "../../api/client";
 import { ProblemView } from "../../components/problem-view";
 import { PageHeader } from "../../components/shell";
 import { useResource } from "../../components/use-resource";
 import { formatAgo } from "../../components/format";
 import { type HookStatus, useHookStatuses } from "./hook-status";
-import type { Service, Tool } from "./types";
+import type { History } from "./types";
 // Vite bundles the page's stylesheet through this import.
 import "./services.css";
 import { TableWrap } from "../../components/table-wrap";
-
-interface History {
-  service: Service;
-  historyOnly: boolean;
-  tools: (Tool & { hasHookHistory: boolean })[];
-}
 
 const STATUS: Record<HookStatus, { label: string; badge: string }[]> = {
   none: [{ label: "None", badge: "badge" }],
@@ -32,8 +26,13 @@ const STATUS: Record<HookStatus, { label: string; badge: string }[]> = {
 
 export function ServiceToolsPage() {
   const { ws = "", service: serviceUid = "" } = useRoute().params;
-  const history = useResource(`${ws}|${serviceUid}`, (signal) =>
-    api.get<History>(wsPath(ws, "services", serviceUid, "history"), signal),
+  const history = useResource<History>(`${ws}|${serviceUid}`, (signal) =>
+    jsonOf(
+      api.v1.workspaces[":ws"].services[":svc"].history.$get(
+        params({ ws, svc: serviceUid }),
+        cancelledBy(signal),
+      ),
+    ),
   );
   const statuses = useHookStatuses(ws, history.data?.tools);
   const service = history.data?.service;

@@ -1,6 +1,6 @@
 // Live services: status, tool count, last refresh, and Refresh (tools/list → index) with its result.
 import { useState } from "preact/hooks";
-import { api, wsPath } from "../../api/client";
+import { api, jsonOf, params } from "../../api/client";
 import type { ProblemError } from "../../api/problem";
 import { can } from "../../api/session";
 import { BusyButton } from "../../components/busy-button";
@@ -32,7 +32,9 @@ export function ServicesTable(props: Props) {
   }
 
   const refresh = (service: Service) => async () => {
-    const result = await api.post<RefreshResult>(wsPath(props.ws, "services", service.uid, "refresh"));
+    const result = await jsonOf(
+      api.v1.workspaces[":ws"].services[":svc"].refresh.$post(params({ ws: props.ws, svc: service.uid })),
+    );
     setResults((current) => ({ ...current, [service.uid]: result }));
     props.onRefreshed();
   };

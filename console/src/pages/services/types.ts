@@ -1,61 +1,15 @@
-// The API's service and tool views (workers/api/services/views.ts), as the console reads them.
+// The API's service and tool views (workers/api/services/views.ts), as its routes type them.
+import type { InferResponseType } from "hono/client";
+import type { api } from "../../api/client";
 
-export interface Service {
-  uid: string;
-  name: string;
-  url: string;
-  payloadCapture: boolean;
-  authorizationSecret: string | null;
-  timeoutMs: number;
-  legacy: boolean;
-  createdBy: string;
-  createdAt: string;
-  refreshedAt: string | null;
-  deletedAt: string | null;
-  deletedBy: string | null;
-}
+type Workspace = (typeof api.v1.workspaces)[":ws"];
 
-export interface ToolDefinition {
-  name: string;
-  description?: string;
-  inputSchema: Record<string, unknown>;
-  outputSchema?: Record<string, unknown>;
-}
-
-export interface Tool {
-  uid: string;
-  /** Null while the tool is removed upstream or its service is deleted. */
-  name: string | null;
-  upstreamName: string;
-  serviceUid: string;
-  serviceName: string;
-  description: string | null;
-  title: string | null;
-  inputSchema: Record<string, unknown>;
-  outputSchema: Record<string, unknown> | null;
-  definitionHash: string;
-  reviewState: "accepted" | "review_required";
-  pendingHash: string | null;
-  pendingDefinition: ToolDefinition | null;
-  acceptedBy: string | null;
-  acceptedAt: string | null;
-  updatedAt: string;
-  removedAt: string | null;
-}
-
-export interface Page<T> {
-  items: T[];
-  nextCursor: string | null;
-}
-
-export interface RefreshResult {
-  service: Service;
-  added: string[];
-  changed: string[];
-  removed: string[];
-  unchanged: string[];
-  tools: Tool[];
-}
+export type Service = InferResponseType<Workspace["services"]["$get"], 200>["items"][number];
+export type Tool = InferResponseType<Workspace["tools"]["$get"], 200>["items"][number];
+export type ToolDefinition = NonNullable<Tool["pendingDefinition"]>;
+export type RefreshResult = InferResponseType<Workspace["services"][":svc"]["refresh"]["$post"], 200>;
+/** A service's tools with whether each has hook history, or only its history once it is gone. */
+export type History = InferResponseType<Workspace["services"][":svc"]["history"]["$get"], 200>;
 
 export const isHistoryOnly = (service: Service) => service.deletedAt !== null || service.legacy;
 

@@ -1,23 +1,15 @@
 import { useId, useState } from "preact/hooks";
-import { api, wsPath } from "../../api/client";
+import type { InferResponseType } from "hono/client";
+import { api, cancelledBy, jsonOf, params } from "../../api/client";
 import type { ProblemError } from "../../api/problem";
 import { BusyButton } from "../../components/busy-button";
 import { ProblemView } from "../../components/problem-view";
 import { useResource } from "../../components/use-resource";
 import { Field, FieldError, fieldErrors, invalidProps, messagesAt } from "../../components/field-errors";
 
-export interface ApiKey {
-  id: string;
-  scopes: string[];
-  actor: string;
-  createdAt: string;
-  revokedAt: string | null;
-}
-
-export interface CreatedKey extends ApiKey {
-  profile: string;
-  key: string;
-}
+const keysApi = api.v1.workspaces[":ws"].keys;
+export type ApiKey = InferResponseType<typeof keysApi.$get, 200>["items"][number];
+export type CreatedKey = InferResponseType<typeof keysApi.$post, 201>;
 
 const SCOPES = [
   { scope: "hooks:read", hint: "read hooks, tools, logs (metadata)" },
@@ -25,15 +17,16 @@ const SCOPES = [
   { scope: "tools:call", hint: "call tools through /mcp and the LLM proxy" },
   { scope: "admin", hint: "everything in the workspace" },
 ] as const;
+type Scope = (typeof SCOPES)[number]["scope"];
 
 /** Actor, scopes and access profile of a new key; the created key (with its secret) goes to onCreated. */
 export function CreateKeyForm({ ws, onCreated }: { ws: string; onCreated: (key: CreatedKey) => void }) {
   const [actor, setActor] = useState("");
-  const [scopes, setScopes] = useState<string[]>(["hooks:read"]);
+  const [scopes, setScopes] = useState<Scope[]>(["hooks:read"]);
   const [profile, setProfile] = useState("default");
   const [problem, setProblem] = useState<ProblemError | null>(null);
   const profiles = useResource(ws, (signal) =>
-    api.get<{ items: { name: string }[] }>(wsPath(ws, "access-profiles"), signal),
+    jsonOf(api.v1.workspaces[":ws"]["access-profiles"].$get(params({ ws }), cancelledBy(signal))),
   );
   const id = useId();
   const errors = fieldErrors(problem);
@@ -42,11 +35,12 @@ export function CreateKeyForm({ ws, onCreated }: { ws: string; onCreated: (key: 
   const profileErrors = messagesAt(errors, "/profile");
 
   const create = async () => {
-    const key = await api.post<CreatedKey>(wsPath(ws, "keys"), { actor: actor.trim(), scopes, profile });
+    const json = { actor: actor.trim(), scopes, profile };
+    const key = await jsonOf(keysApi.$post({ ...params({ ws }), json }));
     setActor("");
     onCreated(key);
   };
-  const toggle = (scope: string, on: boolean) =>
+  const toggle = (scope: Scope, on: boolean) =>
     setScopes((current) => (on ? [...current, scope] : current.filter((s) => s !== scope)));
 
   return (

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { api, wsPath } from "../../api/client";
+import { api, jsonOf, params } from "../../api/client";
 import type { ProblemError } from "../../api/problem";
 import type { Role } from "../../api/session";
 import { BusyButton } from "../../components/busy-button";
@@ -20,7 +20,9 @@ export function InviteUserForm(props: { ws: string; onInvited: (user: User, sign
 
   const invite = async () => {
     const body = { name: name.trim(), role, ...(email.trim() ? { email: email.trim() } : {}) };
-    const answer = await api.post<{ user: User; signIn: SignIn }>(wsPath(props.ws, "users"), body);
+    const answer = await jsonOf(
+      api.v1.workspaces[":ws"].users.$post({ ...params({ ws: props.ws }), json: body }),
+    );
     setName("");
     setEmail("");
     props.onInvited(answer.user, answer.signIn);

@@ -2,7 +2,7 @@
 // minting a key (its secret shown once) and revoking one after a confirmation.
 import { useState } from "preact/hooks";
 import { useRoute } from "preact-iso";
-import { api, wsPath } from "../../api/client";
+import { api, cancelledBy, jsonOf, params } from "../../api/client";
 import { ProblemView } from "../../components/problem-view";
 import { PageHeader } from "../../components/shell";
 import { useResource } from "../../components/use-resource";
@@ -14,11 +14,6 @@ import { type ApiKey, CreateKeyForm, type CreatedKey } from "./create-key-form";
 // Vite bundles the page's stylesheet through this import.
 import "./settings.css";
 import { TableWrap } from "../../components/table-wrap";
-
-interface KeyPage {
-  items: ApiKey[];
-  nextCursor: string | null;
-}
 
 export function KeysPage() {
   return (
@@ -33,9 +28,11 @@ function Keys() {
   const { query, href } = useQueryState();
   const cursor = query.cursor ?? "";
   const keys = useResource(`${ws}|${cursor}`, (signal) =>
-    api.get<KeyPage>(
-      `${wsPath(ws, "keys")}?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
-      signal,
+    jsonOf(
+      api.v1.workspaces[":ws"].keys.$get(
+        { ...params({ ws }), query: { limit: "50", ...(cursor ? { cursor } : {}) } },
+        cancelledBy(signal),
+      ),
     ),
   );
   const [created, setCreated] = useState<CreatedKey | null>(null);
@@ -147,7 +144,7 @@ function Keys() {
           busyLabel="Revoking…"
           onClose={() => setRevoking(null)}
           onConfirm={async () => {
-            await api.delete(wsPath(ws, "keys", revoking.id));
+            await api.v1.workspaces[":ws"].keys[":id"].$delete(params({ ws, id: revoking.id }));
             setRevoking(null);
             await keys.reload();
           }}

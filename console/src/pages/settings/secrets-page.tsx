@@ -3,7 +3,7 @@
 import type { RefObject } from "preact";
 import { useRef, useState } from "preact/hooks";
 import { useRoute } from "preact-iso";
-import { api, wsPath } from "../../api/client";
+import { api, cancelledBy, jsonOf, params } from "../../api/client";
 import type { ProblemError } from "../../api/problem";
 import { BusyButton } from "../../components/busy-button";
 import { ProblemView } from "../../components/problem-view";
@@ -17,11 +17,7 @@ import { Field, fieldErrors, messagesAt } from "../../components/field-errors";
 import "./settings.css";
 import { TableWrap } from "../../components/table-wrap";
 
-interface Secret {
-  name: string;
-  updatedBy: string | null;
-  updatedAt: string | null;
-}
+const secretsApi = api.v1.workspaces[":ws"].secrets;
 
 /**
  * The API's rule for names (SECRET_NAME_PATTERN in shared/secrets/credentials.ts, which needs the Workers
@@ -39,7 +35,7 @@ export function SecretsPage() {
 
 function Secrets() {
   const ws = useRoute().params.ws ?? "";
-  const secrets = useResource(ws, (signal) => api.get<{ items: Secret[] }>(wsPath(ws, "secrets"), signal));
+  const secrets = useResource(ws, (signal) => jsonOf(secretsApi.$get(params({ ws }), cancelledBy(signal))));
   const [deleting, setDeleting] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const [name, setName] = useState("");
@@ -130,7 +126,7 @@ function Secrets() {
           busyLabel="Deleting…"
           onClose={() => setDeleting(null)}
           onConfirm={async () => {
-            await api.delete(wsPath(ws, "secrets", deleting));
+            await secretsApi[":name"].$delete(params({ ws, name: deleting }));
             setDeleting(null);
             setSaved(null);
             await secrets.reload();
@@ -163,7 +159,7 @@ function SetSecretForm(props: {
   const valueErrors = messagesAt(errors, "/value");
 
   const save = async () => {
-    await api.put(wsPath(props.ws, "secrets", name), { value });
+    await secretsApi[":name"].$put({ ...params({ ws: props.ws, name }), json: { value } });
     // The value leaves the page as soon as it is stored.
     setValue("");
     props.onName("");

@@ -2,7 +2,7 @@
 // once), change a role, mint a new sign-in link, remove after a confirmation.
 import { useState } from "preact/hooks";
 import { useRoute } from "preact-iso";
-import { api, wsPath } from "../../api/client";
+import { api, cancelledBy, jsonOf, params } from "../../api/client";
 import type { ProblemError } from "../../api/problem";
 import { type Role, session } from "../../api/session";
 import { BusyButton } from "../../components/busy-button";
@@ -26,9 +26,11 @@ export function UsersPage() {
   );
 }
 
+const usersOf = api.v1.workspaces[":ws"].users;
+
 function Users() {
   const ws = useRoute().params.ws ?? "";
-  const users = useResource(ws, (signal) => api.get<{ users: User[] }>(wsPath(ws, "users"), signal));
+  const users = useResource(ws, (signal) => jsonOf(usersOf.$get(params({ ws }), cancelledBy(signal))));
   const [link, setLink] = useState<{ user: User; signIn: SignIn; invited: boolean } | null>(null);
   const [removing, setRemoving] = useState<User | null>(null);
 
@@ -104,7 +106,7 @@ function Users() {
           busyLabel="Removing…"
           onClose={() => setRemoving(null)}
           onConfirm={async () => {
-            await api.delete(wsPath(ws, "users", removing.id));
+            await usersOf[":userId"].$delete(params({ ws, userId: removing.id }));
             setRemoving(null);
             await users.reload();
           }}
@@ -132,7 +134,7 @@ function UserRow(props: {
     setSaving(true);
     setProblem(null);
     try {
-      await api.patch(wsPath(ws, "users", user.id), { role });
+      await usersOf[":userId"].$patch({ ...params({ ws, userId: user.id }), json: { role } });
       props.onChanged();
     } catch (error) {
       setProblem(error as ProblemError);
@@ -141,7 +143,9 @@ function UserRow(props: {
     }
   };
   const newLink = async () => {
-    const { signIn } = await api.post<{ signIn: SignIn }>(wsPath(ws, "users", user.id, "sign-in-links"));
+    const { signIn } = await jsonOf(
+      usersOf[":userId"]["sign-in-links"].$post(params({ ws, userId: user.id })),
+    );
     props.onLink(signIn);
   };
   return (

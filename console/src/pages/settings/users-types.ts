@@ -1,20 +1,11 @@
-// Browser users as the users API answers them (design contract: User, signIn).
+// Browser users as the users API types them (hono/client).
+import type { InferResponseType } from "hono/client";
+import type { api } from "../../api/client";
 import type { Role } from "../../api/session";
 
-export interface User {
-  id: string;
-  name: string;
-  email: string | null;
-  role: Role;
-  createdAt: string;
-  createdBy: string;
-  lastSignInAt: string | null;
-}
-
-export interface SignIn {
-  url: string;
-  expiresAt: string;
-}
+type Invited = InferResponseType<(typeof api.v1.workspaces)[":ws"]["users"]["$post"], 201>;
+export type User = Invited["user"];
+export type SignIn = Invited["signIn"];
 
 export const ROLES: { role: Role; hint: string }[] = [
   { role: "viewer", hint: "reads hooks, tools and log metadata" },
