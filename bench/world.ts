@@ -2,7 +2,7 @@
 //
 //   npx tsx bench/world.ts [--samples N] [--rtts 0,50,150] [--connections N] [--cold-colos N]
 //                          [--pause-ms MS] [--warmup ROUNDS] [--rpc-seconds S] [--rpc-connections 1,4,8]
-//                          [--count-calls N] [--port P] [--keep-state]
+//                          [--count-calls N] [--write-rounds N] [--port P] [--keep-state]
 //
 // In production a workspace's WorkspaceObject (and D1's primary, and R2) sit in
 // one place and agents call the gateway from everywhere, so every await on them
@@ -45,6 +45,11 @@
 //    RPCs, D1 queries, R2 operations), from the same counters, calls sent one
 //    at a time on one colo. Run records are written after the response
 //    (batched), and their D1 writes are counted with the calls that made them.
+//    Beside them, rounds per call: trips begun while none was under way, so
+//    trips that overlap count once (counted, not timed; shared/sim/distance.ts).
+// 4. Writes (world-writes.ts): --write-rounds (4) times, a deploy to the
+//    shadow channel, dropping it, and revoking a key, each timed right after a
+//    call on every colo took a lease, against lease + margin + 2 RTT.
 //
 // Home trips per call at an RTT are (p50 at RTT − p50 at 0) / RTT, with the 95 %
 // interval of stats.ts's paired bootstrap: the i-th samples of two RTTs were
@@ -70,6 +75,7 @@ import {
   type SimServer,
 } from "./sim-server";
 import { differenceInterval, percentile, shuffled } from "./stats";
+import { measureWrites, writeRows, type WriteTimes } from "./world-writes";
 
 const samplesWanted = Number(option("samples", "300"));
 const rtts = option("rtts", "0,50,150").split(",").map(Number);
@@ -81,6 +87,7 @@ const warmupRounds = Number(option("warmup", "1"));
 const rpcSeconds = Number(option("rpc-seconds", "8"));
 const rpcConnections = option("rpc-connections", "1,4,8").split(",").map(Number);
 const countCalls = Number(option("count-calls", "20"));
+const writeRounds = Number(option("write-rounds", "4"));
 const keepState = process.argv.includes("--keep-state");
 
 /** The colos the warm paths' connections take turns on. */
@@ -643,6 +650,7 @@ interface RttRun {
   samples: number[][];
   rpcs: RpcRow[];
   counts: PathCounts[] | null;
+  writes: WriteTimes;
 }
 
 const seconds = (since: number): number => (performance.now() - since) / 1000;
@@ -802,6 +810,14 @@ function report(paths: readonly Path[], runs: readonly RttRun[]): void {
     }
   }
 
+  console.log(
+    `\n### Deploys and revocations as their callers see them (each right after a call on every colo took a lease)\n`,
+  );
+  const writeHeader = ["write", "n", "p50 ms", "max ms", "lease + margin + 2 RTT", "max within it"];
+  console.log(row(writeHeader));
+  console.log(rule(writeHeader.length));
+  for (const cells of writeRows(runs)) console.log(row(cells));
+
   console.log(`\n### Targets at RTT ${far.rtt} (reported, not enforced)\n`);
   paths.forEach(({ name, kind }, i) => {
     const atP50 = trips(of(far, i), of(zero, i), far.rtt, 50).value;
@@ -886,8 +902,41 @@ async function main(): Promise<void> {
       counts = await countPerCall(zero.server, [...zero.cases, coldUnhooked]);
       console.log(`per-call counts at RTT 0: ${seconds(countAt).toFixed(0)} s`);
     }
+    const writesAt = performance.now();
+    const writes = await Promise.all(
+      sites.map(({ server }) =>
+        measureWrites(
+          {
+            url: server.url,
+            ws: { uid: world.tools.uid, key: world.tools.key, tool: world.tools.names.hooked ?? "" },
+            holdLeases: async () => {
+              const send = client(server.url);
+              const plain = world.tools.names.plain ?? "";
+              await Promise.all(
+                Array.from({ length: WARM_COLOS }, (_, i) =>
+                  send(
+                    "POST",
+                    `/mcp/${world.tools.uid}`,
+                    toolCall(plain, { q: "lease" }),
+                    mcp(world.tools.key, i + 1),
+                  ),
+                ),
+              );
+            },
+          },
+          writeRounds,
+        ),
+      ),
+    );
+    console.log(`writes: every RTT side by side, ${seconds(writesAt).toFixed(0)} s`);
     sites.forEach(({ rtt }, i) =>
-      runs.push({ rtt, samples: samples[i] ?? [], rpcs: rpcs[i] ?? [], counts: i === 0 ? counts : null }),
+      runs.push({
+        rtt,
+        samples: samples[i] ?? [],
+        rpcs: rpcs[i] ?? [],
+        counts: i === 0 ? counts : null,
+        writes: writes[i] ?? { deploy: [], revoke: [] },
+      }),
     );
   } finally {
     await Promise.all(sites.map(({ server }) => server.stop()));
