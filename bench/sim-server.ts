@@ -43,7 +43,7 @@ export interface IsolateStats {
   workspaceRpcs: number;
   d1Queries: number;
   r2Ops: number;
-  /** Trips begun during a request while no other was under way (a lower bound of a request's rounds). */
+  /** Trips begun during a request while no other was under way (shared/sim/distance.ts says how exact). */
   rounds: number;
 }
 

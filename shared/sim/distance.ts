@@ -36,8 +36,9 @@ export interface SimulatedDistanceCounts {
   /**
    * Rounds home: trips begun during a request while no other trip was under
    * way. Trips that overlap cost one round between them, so for one request
-   * at a time this is what its latency pays, RTT by RTT; a trip that starts
-   * while an unrelated one is still out is not counted, so it is a lower bound.
+   * at a time this is what its latency pays, RTT by RTT. Not exact: a trip
+   * that starts while an unrelated one is out is not counted, and background
+   * work (waitUntil) that starts before the response is handed back is.
    */
   rounds: number;
 }
