@@ -32,7 +32,7 @@
 // `--snapshots DIR` also writes a heap snapshot of the gateway after the
 // warm-up and one at the end (Chrome DevTools' .heapsnapshot, to compare), and
 // prints the constructors whose objects grew most between the two.
-import { readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { rpcMessage, withBenchServer, type DevServer } from "./dev-server";
@@ -854,7 +854,10 @@ async function run(server: DevServer): Promise<void> {
   };
   const found = { api: await probes.api.wasm.find(), gateway: await probes.gateway.wasm.find() };
   console.log(`wasm memories after the warm-up: api Worker ${found.api}, gateway ${found.gateway}`);
-  if (snapshotDir !== "") console.log(`snapshots in ${snapshotDir}`);
+  if (snapshotDir !== "") {
+    mkdirSync(snapshotDir, { recursive: true });
+    console.log(`snapshots in ${snapshotDir}`);
+  }
   const early =
     snapshotDir === ""
       ? null
