@@ -17,19 +17,33 @@ const LAYERS = [
 ];
 const DO_LAYER = 5;
 
-/** The gateway's parts, lower layers first (a part is a folder or a file at the gateway's top). */
+/**
+ * The gateway's parts, lower layers first (a part is a folder or a file at the gateway's top).
+ * Within a layer a part imports only the parts listed before it, so no two parts import each
+ * other. middleware/ sits just above the bottom, whose parts are all it needs, and only the
+ * routes (mcp, llm, app) use it.
+ */
 const GATEWAY_LAYERS = [
-  ["wire"],
+  ["env", "caches", "wire"],
+  ["middleware"],
   ["plugins"],
   ["upstream"],
   ["tool-call"],
   ["discovery", "code-mode"],
-  ["mcp", "llm"],
-  ["app"],
+  ["mcp", "llm", "bench-relay"],
+  ["app", "index"],
 ];
-// The gateway's code does not follow its layers yet: CHECK_GATEWAY_LAYERS=1 turns
-// the rules on, to count what is left (`CHECK_GATEWAY_LAYERS=1 npm run check:structure`).
-const GATEWAY_LAYERS_ON = process.env.CHECK_GATEWAY_LAYERS === "1";
+const GATEWAY_ROUTES = ["mcp", "llm", "app"];
+
+/**
+ * The sandbox's rooms (`shared/sandbox/<room>/`), lower first: the engine (the
+ * QuickJS instance, its layouts and VM), the memory images on it, and a call's
+ * host side. A room imports only its own and lower rooms; the files at the
+ * sandbox's top (the invocation core and the hook kinds) import them all. The
+ * sandbox's contract, `types.ts` and `prelude/`, imports no room, so every room
+ * may import it.
+ */
+const SANDBOX_ROOMS = ["engine", "image", "call"];
 
 const any = (names) => `(${names.join("|")})`;
 /** The files at the top of `shared/` belong to layer 0. */
@@ -60,13 +74,62 @@ const sharedLayerRules = LAYERS.flatMap((folders, i) => {
   ];
 });
 
-const gatewayLayerRules = GATEWAY_LAYERS.slice(0, -1).map((parts, i) => ({
-  name: `upward-gateway-layer-${i}`,
-  comment: `the gateway's layer ${i} (${parts.join(", ")}) imports only its own layer and lower ones`,
-  severity: "error",
-  from: { path: gatewayPart(parts) },
-  to: { path: gatewayPart(GATEWAY_LAYERS.slice(i + 1).flat()) },
-}));
+const sandboxRoomRules = [
+  ...SANDBOX_ROOMS.map((room, i) => ({
+    name: `upward-sandbox-${room}`,
+    comment: `shared/sandbox/${room}/ imports only ${SANDBOX_ROOMS.slice(0, i + 1).join(", ")} and the sandbox's contract (types.ts, prelude/), never the files at the sandbox's top`,
+    severity: "error",
+    from: { path: `^shared/sandbox/${room}/` },
+    to: {
+      path: [
+        ...(i < SANDBOX_ROOMS.length - 1 ? [`^shared/sandbox/${any(SANDBOX_ROOMS.slice(i + 1))}/`] : []),
+        "^shared/sandbox/[^/]+$",
+      ],
+      pathNot: "^shared/sandbox/types\\.ts$",
+    },
+  })),
+  {
+    name: "sandbox-contract-imports-room",
+    comment: "the sandbox's contract (types.ts, prelude/) imports no room, so that every room may import it",
+    severity: "error",
+    from: { path: "^shared/sandbox/(types\\.ts$|prelude/)" },
+    to: { path: `^shared/sandbox/${any(SANDBOX_ROOMS)}/` },
+  },
+];
+
+const gatewayLayerRules = [
+  ...GATEWAY_LAYERS.slice(0, -1).map((parts, i) => ({
+    name: `upward-gateway-layer-${i}`,
+    comment: `the gateway's layer ${i} (${parts.join(", ")}) imports only its own layer and lower ones`,
+    severity: "error",
+    from: { path: gatewayPart(parts) },
+    to: { path: gatewayPart(GATEWAY_LAYERS.slice(i + 1).flat()) },
+  })),
+  ...GATEWAY_LAYERS.flatMap((parts) =>
+    parts.slice(0, -1).map((part, j) => ({
+      name: `gateway-sibling-${part}`,
+      comment: `the gateway's ${part} imports only the parts listed before it in its layer (${parts.join(", ")})`,
+      severity: "error",
+      from: { path: gatewayPart([part]) },
+      to: { path: gatewayPart(parts.slice(j + 1)) },
+    })),
+  ),
+  {
+    name: "gateway-part-without-layer",
+    comment:
+      "a gateway folder or top file with no layer: give it one in GATEWAY_LAYERS (.dependency-cruiser.mjs)",
+    severity: "error",
+    from: { path: "^workers/gateway/", pathNot: gatewayPart(GATEWAY_LAYERS.flat()) },
+    to: { path: "^workers/gateway/" },
+  },
+  {
+    name: "gateway-middleware-outside-routes",
+    comment: "only the gateway's routes (mcp, llm, app) use its middleware",
+    severity: "error",
+    from: { path: "^workers/gateway/", pathNot: gatewayPart([...GATEWAY_ROUTES, "middleware"]) },
+    to: { path: gatewayPart(["middleware"]) },
+  },
+];
 
 /** @type {import("dependency-cruiser").IConfiguration} */
 export default {
@@ -100,6 +163,7 @@ export default {
       to: { path: "^(shared|durable-objects)/" },
     },
     ...sharedLayerRules,
+    ...sandboxRoomRules,
     {
       name: "durable-objects-imports-only-shared",
       comment: "durable-objects/ imports only shared/",
@@ -122,7 +186,7 @@ export default {
       from: { path: "^workers/api/routes/" },
       to: { path: "^workers/api/routes/" },
     },
-    ...(GATEWAY_LAYERS_ON ? gatewayLayerRules : []),
+    ...gatewayLayerRules,
   ],
   options: {
     // TypeScript 7 has no JavaScript API for dependency-cruiser to parse with: swc parses

@@ -1,4 +1,4 @@
-import { Hono, type Context } from "hono";
+import { Hono } from "hono";
 import { clearValidatorCache } from "../../shared/contract/validator";
 import { clearFileRevisionCache } from "../../shared/deploy/deployed-file";
 import { notFoundHandler } from "../../shared/http/not-found";
@@ -7,14 +7,12 @@ import { clearConfigCopies } from "../../shared/lease/config";
 import { clearLeases } from "../../shared/lease/view";
 import { clearPluginCache } from "../../shared/plugins/call-plugins";
 import { homeRttMs, simStats } from "../../shared/sim/distance";
-import { admit, clearPrincipalCache } from "./auth";
 import { BENCH_RELAY_PATH, benchRelay } from "./bench-relay";
 import { clearCatalogCache } from "./caches/catalog-cache";
 import { clearRevisionCache } from "./caches/revision-cache";
-import { llmRoutes } from "./llm";
-import { serveMcp } from "./mcp/endpoint";
-import { allowedHosts, hostRefusal } from "./mcp/host";
-import { listenMcp } from "./mcp/listen";
+import { llmRoutes } from "./llm/route";
+import { mcpRoutes } from "./mcp/route";
+import { clearPrincipalCache } from "./middleware/auth";
 import { clearUpstreamSessions } from "./upstream/upstream-session";
 
 // The data plane. It imports the sandbox and hook contracts, never the compiler:
@@ -54,38 +52,8 @@ gateway.all("/__sim/*", (c) => {
 // Before /mcp/:ws, which would read "_bench" as a workspace (uids start with "ws_").
 gateway.post(BENCH_RELAY_PATH, benchRelay);
 
-/** The host names /mcp answers under; read by name: the generated Env holds only the API's vars. */
-function mcpHosts(env: Env): ReadonlySet<string> {
-  const hosts: unknown = Reflect.get(env, "MCP_ALLOWED_HOSTS");
-  return allowedHosts(typeof hosts === "string" ? hosts : undefined);
-}
-
-// MCP over Streamable HTTP. The gateway keeps no session state: the session ids it issues carry
-// what later requests need. POST carries messages; GET is the client's standalone stream (what its
-// stateful upstreams send outside any request). Both check the host names, then the key.
-const mcpRoute =
-  (serve: typeof serveMcp | typeof listenMcp) =>
-  async (c: Context<{ Bindings: Env }, "/mcp/:ws">): Promise<Response> => {
-    const refused = hostRefusal(c.req.raw, mcpHosts(c.env));
-    if (refused !== null) return problemResponse(refused);
-    const ws = c.req.param("ws");
-    const admission = await admit(c.env, c.req.header("authorization"), ws, (p) =>
-      c.executionCtx.waitUntil(p),
-    );
-    if (!admission.ok) return problemResponse(admission.problem);
-    return serve(c.req.raw, c.env, c.executionCtx, ws, admission.admitted);
-  };
-
-gateway.post("/mcp/:ws", mcpRoute(serveMcp));
-gateway.get("/mcp/:ws", mcpRoute(listenMcp));
-
-gateway.delete("/mcp/:ws", () =>
-  problemResponse({
-    code: "method_not_allowed",
-    detail: "Sessions of this MCP endpoint hold no state to end: send JSON-RPC messages with POST.",
-    headers: { allow: "GET, POST" },
-  }),
-);
+// MCP over Streamable HTTP: messages, the standalone stream, and no sessions to end.
+gateway.route("/", mcpRoutes);
 
 // The LLM proxy: OpenAI- and Anthropic-compatible endpoints with the request hook in front.
 gateway.route("/", llmRoutes);

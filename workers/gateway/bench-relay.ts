@@ -11,11 +11,12 @@
 // have this var, hence the untyped read.)
 import type { Context } from "hono";
 import { problemResponse } from "../../shared/http/problem";
+import { PROTOCOL_HEADER } from "./wire/headers";
 
 export const BENCH_RELAY_PATH = "/mcp/_bench/relay";
 
 /** Request headers the relay passes on: what an MCP tools/call needs, nothing else. */
-const FORWARDED = ["content-type", "accept", "mcp-protocol-version"] as const;
+const FORWARDED = ["content-type", "accept", PROTOCOL_HEADER] as const;
 
 export async function benchRelay(c: Context<{ Bindings: Env }>): Promise<Response> {
   const target: unknown = Reflect.get(c.env, "BENCH_RELAY_URL");

@@ -10,7 +10,8 @@
 import { callHash, checkApprovalUse, getApproval } from "../../../shared/approvals";
 import { isJsonObject, type JsonObject } from "../../../shared/json";
 import { ERROR_META_KEY, type RefusalMeta } from "../../../shared/mcp/tool-results";
-import type { Caller, GatewayEnv, ToolCallAnswer } from "../tool-call/call-types";
+import type { ToolCallAnswer } from "../tool-call/call-types";
+import type { Caller, GatewayEnv } from "../env";
 import type { ApprovalEnd } from "./results";
 
 /** The approval a repeated execution carries: what identifies the call it was given for. */

@@ -8,9 +8,10 @@ import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { APPROVAL_META_KEY } from "../../../shared/approvals";
 import { isJsonObject } from "../../../shared/json";
 import { parsedJson } from "../../../shared/mcp/tool-results";
-import { RpcError } from "../mcp/rpc-error";
+import { RpcError } from "../wire/rpc-error";
 import { recordExecution } from "../tool-call/execution-record";
-import type { Scope } from "../mcp/scope";
+import { withRequestId } from "../wire/meta";
+import type { Scope } from "../wire/scope";
 import { describeTools, searchTools } from "./discovery";
 import { execute } from "./execute";
 import { DESCRIBE_TOOLS, EXECUTE, SEARCH_TOOLS } from "./tools";
@@ -27,9 +28,6 @@ export function endpointMode(url: string): McpMode | null {
   if (mode === null || mode === "direct") return "direct";
   return mode === "code" ? "code" : null;
 }
-
-/** Where the result's request id goes (the endpoint's key, repeated to avoid importing the endpoint). */
-const REQUEST_ID_META_KEY = "rayrun/requestId";
 
 /** A `tools/call` in Code Mode: one of its three tools, else the JSON-RPC error a client gets for an unknown tool. */
 export async function callCodeModeTool(scope: Scope, request: CallToolRequest): Promise<CallToolResult> {
@@ -78,5 +76,5 @@ export async function callCodeModeTool(scope: Scope, request: CallToolRequest): 
     console.error("code mode call failed", { requestId, error: String(error) });
     throw new RpcError(ErrorCode.InternalError, `Internal error (request ${requestId}).`);
   }
-  return { ...result, _meta: { ...result._meta, [REQUEST_ID_META_KEY]: requestId } };
+  return withRequestId(result, requestId);
 }

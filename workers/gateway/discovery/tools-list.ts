@@ -13,7 +13,7 @@ import { toolTarget } from "../../../shared/lifecycle/target";
 import { isExposed, upstreamSchemas } from "../../../shared/services/catalog";
 import { workspaceCatalog } from "../caches/catalog-cache";
 import { revisionMeta } from "../caches/revision-cache";
-import type { Caller, GatewayEnv } from "../tool-call/call-types";
+import type { Caller, GatewayEnv } from "../env";
 
 export type DiscoveryAnswer = { kind: "revoked" } | { kind: "tools"; tools: Tool[] };
 

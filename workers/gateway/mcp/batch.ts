@@ -7,6 +7,7 @@
 import { DEFAULT_NEGOTIATED_PROTOCOL_VERSION, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { isJsonObject } from "../../../shared/json";
 import { LIMITS } from "../../../shared/limits";
+import { rpcRefusal } from "../wire/rpc-error";
 
 /** The first protocol version without JSON-RPC batches (versions are ISO dates, so they sort as strings). */
 export const FIRST_VERSION_WITHOUT_BATCHES = "2025-06-18";
@@ -22,11 +23,7 @@ function batchVersion(messages: readonly unknown[], header: string | null): stri
   return header ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
 }
 
-const invalidRequest = (message: string): Response =>
-  Response.json(
-    { jsonrpc: "2.0", id: null, error: { code: ErrorCode.InvalidRequest, message } },
-    { status: 400 },
-  );
+const invalidRequest = (message: string): Response => rpcRefusal(400, ErrorCode.InvalidRequest, message);
 
 /** A refusal for a batch the gateway does not run, or null to go on (a single message is never refused here). */
 export function refuseBatch(message: unknown, protocolHeader: string | null): Response | null {

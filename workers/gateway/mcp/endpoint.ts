@@ -4,48 +4,30 @@
 // through the pipeline. JSON responses unless the client accepts only SSE.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  ServerNotificationSchema,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  type ServerNotification,
-  type CallToolRequest,
-  type CallToolResult,
-} from "@modelcontextprotocol/sdk/types.js";
-import { APPROVAL_META_KEY } from "../../../shared/approvals";
-import { isJsonObject, nestsDeeperThan, utf8Bytes, type JsonObject } from "../../../shared/json";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { problemResponse } from "../../../shared/http/problem";
+import { isJsonObject, nestsDeeperThan } from "../../../shared/json";
 import { LIMITS } from "../../../shared/limits";
 import { workspaceCatalog } from "../caches/catalog-cache";
-import { offeredCapabilities, type PassthroughScope } from "../upstream/passthrough";
-import { issueSessionId, relayCapabilities, sessionCapabilities } from "../upstream/client-session";
+import { CODE_MODE_TOOLS, callCodeModeTool, endpointMode, type McpMode } from "../code-mode";
 import { discoverTools } from "../discovery/tools-list";
-import { parsedJson } from "../../../shared/mcp/tool-results";
-import { plainToolCall } from "./shapes";
-import type { ClientRequestRelay, GatewayEnv, UpstreamNotificationRelay } from "../tool-call/call-types";
-import { handleToolCall } from "../tool-call/tool-call";
-import { problemResponse } from "../../../shared/http/problem";
-import { admitOnLease, currentCatalog, type Admitted } from "../auth";
+import type { GatewayEnv } from "../env";
+import { admitOnLease, currentCatalog, type Admitted } from "../middleware/auth";
+import { boundedText } from "../middleware/body-limit";
+import { mcpRateRefusal, type RateEnv } from "../middleware/rate-limit";
+import { issueSessionId, relayCapabilities, sessionCapabilities } from "../upstream/client-session";
+import { offeredCapabilities, type PassthroughScope } from "../upstream/passthrough";
+import { PROTOCOL_HEADER, SESSION_HEADER } from "../wire/headers";
+import { mcpOrigin } from "../wire/origin";
+import { RpcError, rpcRefusal, SERVER_ERROR } from "../wire/rpc-error";
+import type { Scope } from "../wire/scope";
 import { refuseBatch } from "./batch";
-import { mcpRateRefusal, type RateEnv } from "../rate-limit";
-import { mcpOrigin, SESSION_HEADER } from "./origin";
-import type { Scope } from "./scope";
-import { INVALID_PARAMS_META_KEY, withToolCallParamsChecked } from "./params";
+import { callTool, fastToolCall, notificationRelay } from "./call-tool";
+import { withToolCallParamsChecked } from "./params";
 import { registerPassthrough } from "./passthrough";
 import { forwardClientAnswers } from "./relay";
-import { LazyEventStream } from "./stream";
-import { RpcError, bareMessage } from "./rpc-error";
-import { CODE_MODE_TOOLS, callCodeModeTool, endpointMode, type McpMode } from "../code-mode";
 
 export const SERVER_INFO = { name: "rayrun-gateway", version: "1.0.0" };
-/** The `_meta` key every tool result carries its request id in (the logs' correlation id). */
-export const REQUEST_ID_META_KEY = "rayrun/requestId";
-
-function withRequestId(result: CallToolResult, requestId: string): CallToolResult {
-  return { ...result, _meta: { ...result._meta, [REQUEST_ID_META_KEY]: requestId } };
-}
-
 const passthroughScope = (scope: Scope): PassthroughScope => ({
   rootKey: scope.env.RAYRUN_BOOTSTRAP_KEY,
   workspaceUid: scope.workspaceUid,
@@ -68,60 +50,6 @@ function asksForProgress(message: unknown): boolean {
 const acceptsEventStream = (accept: string | null): boolean =>
   (accept ?? "").toLowerCase().includes("text/event-stream");
 
-/** Passes the upstream's progress and log notifications on the client's stream, as the protocol shapes them. */
-function relayTo(send: (notification: ServerNotification) => Promise<void>): UpstreamNotificationRelay {
-  return async (notification) => {
-    const parsed = ServerNotificationSchema.safeParse(notification);
-    if (parsed.success) await send(parsed.data);
-  };
-}
-
-/** `tools/call` through the pipeline; tool-level refusals are results, the rest RpcErrors. */
-async function callTool(
-  scope: Scope,
-  request: CallToolRequest,
-  relay?: UpstreamNotificationRelay,
-  requestRelay?: ClientRequestRelay,
-): Promise<CallToolResult> {
-  const { env, ctx, workspaceUid, caller, origin, receivedAt } = scope;
-  const invalid = request.params._meta?.[INVALID_PARAMS_META_KEY];
-  if (typeof invalid === "string") throw new RpcError(ErrorCode.InvalidParams, invalid);
-  const { name } = request.params;
-  const given = parsedJson(request.params.arguments ?? {});
-  const args: JsonObject = isJsonObject(given) ? given : {};
-  const approval = request.params._meta?.[APPROVAL_META_KEY];
-  const progressToken = request.params._meta?.progressToken;
-  if (approval !== undefined && typeof approval !== "string") {
-    throw new RpcError(ErrorCode.InvalidParams, `_meta["${APPROVAL_META_KEY}"] must be a string.`);
-  }
-  const requestId = crypto.randomUUID();
-  let answer;
-  try {
-    answer = await handleToolCall(env, ctx, {
-      workspaceUid,
-      name,
-      arguments: args,
-      approvalId: approval ?? null,
-      caller,
-      requestId,
-      receivedAt,
-      ...origin,
-      ...(typeof progressToken === "string" || typeof progressToken === "number" ? { progressToken } : {}),
-      ...(relay === undefined ? {} : { relay }),
-      clientCapabilities: scope.clientCapabilities,
-      ...(requestRelay === undefined ? {} : { requestRelay }),
-    });
-  } catch (error) {
-    console.error("tool call failed", { requestId, error: String(error) });
-    throw new RpcError(ErrorCode.InternalError, `Internal error (request ${requestId}).`);
-  }
-  if (answer.kind === "unknown_tool") throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-  if (answer.kind === "upstream_error") {
-    throw new RpcError(answer.code, bareMessage(answer.code, answer.message), answer.data);
-  }
-  return withRequestId(answer.result, requestId);
-}
-
 function buildServer(scope: Scope, streaming: boolean, mode: McpMode): Server {
   // `logging`: the upstreams' log notifications are relayed to clients that take a stream.
   const offered = offeredCapabilities(scope.catalog);
@@ -138,81 +66,18 @@ function buildServer(scope: Scope, streaming: boolean, mode: McpMode): Server {
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
     mode === "code"
       ? callCodeModeTool(scope, request)
-      : callTool(scope, request, streaming ? relayTo(extra.sendNotification) : undefined),
+      : callTool(scope, request, streaming ? notificationRelay(extra.sendNotification) : undefined),
   );
   return server;
 }
-
-/** The JSON-RPC answer to request `id` for a tools/call outcome. */
-async function toolCallAnswer(
-  scope: Scope,
-  id: string | number,
-  run: Promise<CallToolResult>,
-): Promise<unknown> {
-  try {
-    return { jsonrpc: "2.0", id, result: await run };
-  } catch (error) {
-    const rpc =
-      error instanceof RpcError
-        ? {
-            code: error.code,
-            message: error.message,
-            ...(error.data === undefined ? {} : { data: error.data }),
-          }
-        : { code: ErrorCode.InternalError, message: "Internal error." };
-    return { jsonrpc: "2.0", id, error: rpc };
-  }
-}
-
-/**
- * The hot path without the SDK server: a single `tools/call` is handled
- * directly (building a Server and transport per request costs more than the
- * rest of a pass-through call). A client that takes a stream gets one only
- * when something must reach it before the result (stream.ts). Everything
- * else — initialize, ping, lists, batches, malformed messages — goes through
- * the SDK, which also owns every protocol error. Returns null to fall back.
- */
-async function fastToolCall(
-  scope: Scope,
-  request: Request,
-  message: unknown,
-  takes: { json: boolean; stream: boolean },
-): Promise<Response | null> {
-  const version = request.headers.get("mcp-protocol-version");
-  if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;
-  const call = plainToolCall(message);
-  if (call === null) return null;
-  const { id } = call;
-  if (!takes.stream) return Response.json(await toolCallAnswer(scope, id, callTool(scope, call.request)));
-  const stream = new LazyEventStream(!takes.json);
-  const relay: UpstreamNotificationRelay = async (notification) => {
-    const parsed = ServerNotificationSchema.safeParse(notification);
-    if (parsed.success) stream.send({ jsonrpc: "2.0", ...parsed.data });
-  };
-  const requestRelay: ClientRequestRelay = async (upstream) => stream.send({ jsonrpc: "2.0", ...upstream });
-  const done = toolCallAnswer(scope, id, callTool(scope, call.request, relay, requestRelay)).then((answer) =>
-    stream.finish(answer),
-  );
-  // The answer may outlive the returned Response when it streams.
-  scope.ctx.waitUntil(done);
-  return stream.response;
-}
-
-/** A JSON-RPC error answered before the protocol starts. */
-const refusal = (status: number, code: number, message: string): Response =>
-  Response.json({ jsonrpc: "2.0", id: null, error: { code, message } }, { status });
 
 /**
  * The body's JSON, or undefined when it is not JSON (the SDK answers that);
  * or the refusal of a body too large or nested too deep for the SDK's schemas.
  */
 async function readMessage(request: Request): Promise<{ message: unknown } | { refused: Response }> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  const tooLarge = { refused: refusal(413, -32000, "Request body too large.") };
-  if (declared > LIMITS.requestBodyBytes) return tooLarge;
-  const text = await request.text();
-  // UTF-8 takes at most 3 bytes per UTF-16 unit: only a body that could be over the limit is encoded.
-  if (text.length * 3 > LIMITS.requestBodyBytes && utf8Bytes(text) > LIMITS.requestBodyBytes) return tooLarge;
+  const text = await boundedText(request);
+  if (text === null) return { refused: rpcRefusal(413, SERVER_ERROR, "Request body too large.") };
   let message: unknown;
   try {
     message = JSON.parse(text) as unknown;
@@ -221,7 +86,7 @@ async function readMessage(request: Request): Promise<{ message: unknown } | { r
   }
   if (nestsDeeperThan(message, LIMITS.jsonDepth)) {
     return {
-      refused: refusal(
+      refused: rpcRefusal(
         400,
         ErrorCode.InvalidRequest,
         `The message nests arrays and objects more than ${LIMITS.jsonDepth} levels deep.`,
@@ -255,7 +120,8 @@ export async function serveMcp(
 ): Promise<Response> {
   // `?mode=code` serves Code Mode (../code-mode); its calls take the SDK path below.
   const mode = endpointMode(request.url);
-  if (mode === null) return refusal(400, ErrorCode.InvalidRequest, 'Unknown mode: use "code", or no mode.');
+  if (mode === null)
+    return rpcRefusal(400, ErrorCode.InvalidRequest, 'Unknown mode: use "code", or no mode.');
   const catalog = await workspaceCatalog(env, workspaceUid, admitted.caller.profile, {
     version: admitted.view.catalog,
   });
@@ -283,7 +149,7 @@ export async function serveMcp(
     const read = await readMessage(request);
     if ("refused" in read) return read.refused;
     parsedBody = withToolCallParamsChecked(read.message);
-    const refused = refuseBatch(parsedBody, request.headers.get("mcp-protocol-version"));
+    const refused = refuseBatch(parsedBody, request.headers.get(PROTOCOL_HEADER));
     if (refused !== null) return refused;
     // A call that asks for progress is answered on a stream when the client takes one, so the
     // upstream's progress and log notifications can reach it before the result.

@@ -7,7 +7,8 @@
 import { ServerNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { problemResponse } from "../../../shared/http/problem";
 import { KNOBS } from "../../../shared/knobs";
-import type { ClientRequestRelay, GatewayEnv } from "../tool-call/call-types";
+import type { ClientRequestRelay } from "../wire/relay";
+import type { GatewayEnv } from "../env";
 import { endpointOf, type PassthroughScope } from "../upstream/passthrough";
 import { relayTo } from "../upstream/client-relay";
 import { eachMessage, listenUpstream } from "../upstream/upstream-listen";
@@ -15,10 +16,10 @@ import { openSession } from "../upstream/upstream-session";
 import { isIssuedSession, sessionCapabilities } from "../upstream/client-session";
 import { relayedNotification, refuseUpstreamRequest, upstreamRequest } from "../upstream/mcp-exchange";
 import { reindexService } from "../upstream/reindex";
-import { currentCatalog, type Admitted } from "../auth";
-import { mcpOrigin } from "./origin";
+import { currentCatalog, type Admitted } from "../middleware/auth";
+import { mcpOrigin } from "../wire/origin";
 import { sseEvent } from "./stream";
-import { mcpRateRefusal, type RateEnv } from "../rate-limit";
+import { mcpRateRefusal, type RateEnv } from "../middleware/rate-limit";
 
 const noStream = () =>
   problemResponse({

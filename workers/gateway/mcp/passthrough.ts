@@ -33,7 +33,7 @@ import {
   type Passed,
   type PassthroughScope,
 } from "../upstream/passthrough";
-import { RpcError, bareMessage } from "./rpc-error";
+import { RpcError, bareMessage } from "../wire/rpc-error";
 
 /** The service's (or the gateway's) error, thrown for the SDK to answer. */
 function throwIfError<T>(passed: Passed<T>): asserts passed is { kind: "ok"; value: T } {

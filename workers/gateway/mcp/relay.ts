@@ -7,11 +7,11 @@ import { isJsonObject } from "../../../shared/json";
 import { KNOBS } from "../../../shared/knobs";
 import type { Problem } from "../../../shared/http/problem";
 import { problemResponse } from "../../../shared/http/problem";
-import { serviceBearer } from "../tool-call/service-bearer";
+import { serviceBearer } from "../upstream/service-bearer";
 import { sessionKey } from "../upstream/client-session";
 import { answerUpstream } from "../upstream/mcp-exchange";
 import { parseRelayId, type RelayedRequest } from "../upstream/relay-id";
-import type { Scope } from "./scope";
+import type { Scope } from "../wire/scope";
 
 type ClientAnswer = { relayed: RelayedRequest } & ({ result: unknown } | { error: unknown });
 

@@ -1,22 +1,13 @@
 // What one `tools/call` is and what it answers, and what the steps of
 // tool-call.ts hand each other: each step returns the next step's input or
 // the call's answer, so no step reads another's state.
-import { type WorkspaceBinding } from "../../../durable-objects/workspace/rpc";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { AccessDecision } from "../../../shared/access";
 import type { JsonObject } from "../../../shared/json";
 import type { RunMode } from "../../../shared/logs";
-import type { RelayCapabilities } from "../upstream/client-session";
+import type { Caller } from "../env";
+import type { ClientRequestRelay, RelayCapabilities, UpstreamNotificationRelay } from "../wire/relay";
 import type { RefusalMeta } from "../../../shared/mcp/tool-results";
-
-export type GatewayEnv = Pick<Env, "DB" | "CODE" | "RAYRUN_BOOTSTRAP_KEY"> & WorkspaceBinding;
-
-export interface Caller {
-  keyId: string;
-  actor: string;
-  /** The access profile the key names ("default" when none). */
-  profile: string;
-}
 
 export interface ToolCallRequest {
   workspaceUid: string;
@@ -46,19 +37,6 @@ export interface ToolCallRequest {
   /** Sends a request to the client on the call's stream, when it has one. */
   requestRelay?: ClientRequestRelay;
 }
-
-/** Sends a request to the client under the gateway's id; false when it cannot. */
-export type ClientRequestRelay = (request: {
-  id: string;
-  method: string;
-  params?: Record<string, unknown>;
-}) => Promise<boolean>;
-
-/** A notification from the upstream during the call, passed on to the client. */
-export type UpstreamNotificationRelay = (notification: {
-  method: string;
-  params?: Record<string, unknown>;
-}) => Promise<void>;
 
 export type ToolCallAnswer =
   | { kind: "result"; result: CallToolResult }

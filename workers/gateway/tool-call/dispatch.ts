@@ -10,7 +10,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonObject } from "../../../shared/json";
 import type { NotificationSink, UpstreamRequest } from "../upstream/mcp-exchange";
-import { plainToolResult } from "../mcp/shapes";
+import { plainToolResult } from "../wire/shapes";
 import { clientRequestRelay } from "../upstream/client-relay";
 import { reindexService } from "../upstream/reindex";
 import {

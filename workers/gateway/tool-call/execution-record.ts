@@ -9,7 +9,7 @@ import { isJsonObject, type Json } from "../../../shared/json";
 import { deferRuns, type RunDetails, type RunOutcome, type RunRecord } from "../../../shared/logs";
 import { ERROR_META_KEY, parsedJson } from "../../../shared/mcp/tool-results";
 import type { LogEntry } from "../../../shared/sandbox";
-import type { GatewayEnv } from "./call-types";
+import type { GatewayEnv } from "../env";
 
 /** The record's target: an execution runs the model's code, no workspace source. */
 export const EXECUTION_TARGET = "code_mode:execute";

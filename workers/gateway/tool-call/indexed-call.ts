@@ -19,11 +19,11 @@ import {
   clientOrigin,
   result,
   type Answered,
-  type GatewayEnv,
   type RiskApproval,
   type ToolCallAnswer,
   type ToolCallRequest,
 } from "./call-types";
+import type { GatewayEnv } from "../env";
 import { scheduleShadow } from "./shadow";
 import type { Comparable } from "./stages";
 

@@ -27,13 +27,13 @@ import {
   STALE_CATALOG,
   type Answered,
   type Approve,
-  type GatewayEnv,
   type Next,
   type RiskApproval,
   type Send,
   type ToolCallAnswer,
   type ToolCallRequest,
 } from "./call-types";
+import type { GatewayEnv } from "../env";
 import { approvedPluginToolCall, requestPluginToolApproval } from "./plugin-tool-approval";
 import { recheckDispatch } from "./recheck";
 import { recheckRefusal } from "./indexed-call";

@@ -7,7 +7,8 @@
 // handleToolCall answers that closed.
 import { NO_POINTERS, type Pointers } from "../../../shared/lifecycle/pointers";
 import { leasedView } from "../../../shared/lease/view";
-import type { GatewayEnv, ToolCallRequest } from "./call-types";
+import type { ToolCallRequest } from "./call-types";
+import type { GatewayEnv } from "../env";
 
 /**
  * `catalog` is the view's catalog version, so a call decided on an isolate's

@@ -48,7 +48,6 @@ import {
   type Answered,
   type Approve,
   type Decision,
-  type GatewayEnv,
   type Next,
   type Refuse,
   type Retry,
@@ -56,6 +55,7 @@ import {
   type ToolCallAnswer,
   type ToolCallRequest,
 } from "./call-types";
+import type { GatewayEnv } from "../env";
 import { sendUpstream } from "./dispatch";
 import {
   answeredWithShadow,
@@ -85,7 +85,7 @@ import {
 import { afterOutput, checkedOutput } from "./call-output";
 import { revisionGone, stagePointers, type PointerView } from "./pointer-view";
 import { recheckDispatch } from "./recheck";
-import { serviceBearer } from "./service-bearer";
+import { serviceBearer } from "../upstream/service-bearer";
 import { comparable, failureMeta, runAfter, runBefore, validatorKeys } from "./stages";
 import { unavailableOrUnknown } from "./unavailable-tool";
 

@@ -6,7 +6,8 @@ import { toolTarget } from "../../../shared/lifecycle/target";
 import { findUnavailableTool } from "../../../shared/services/catalog";
 import { Recorder, runRecord, type RecordScope } from "../../../shared/adapter/records";
 import { refusal, type RefusalMeta } from "../../../shared/mcp/tool-results";
-import { result, type GatewayEnv, type ToolCallAnswer, type ToolCallRequest } from "./call-types";
+import { result, type ToolCallAnswer, type ToolCallRequest } from "./call-types";
+import type { GatewayEnv } from "../env";
 
 export async function unavailableOrUnknown(
   env: GatewayEnv,

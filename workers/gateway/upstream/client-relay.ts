@@ -3,10 +3,10 @@
 // goes to the client, under an id that says where the answer belongs, when the
 // client's session declared the capability and a stream can carry it;
 // otherwise the gateway refuses it at once.
-import { CAPABILITY_OF_METHOD, type RelayCapabilities } from "./client-session";
+import type { ClientRequestRelay, RelayCapabilities } from "../wire/relay";
+import { CAPABILITY_OF_METHOD } from "./client-session";
 import type { UpstreamRequest } from "./mcp-exchange";
 import { relayId } from "./relay-id";
-import type { ClientRequestRelay, ToolCallRequest } from "../tool-call/call-types";
 import type { UpstreamSession } from "./upstream-session";
 
 export type UpstreamRequestRelay = (request: UpstreamRequest, session: UpstreamSession) => Promise<boolean>;
@@ -33,7 +33,7 @@ export function relayTo(
 
 /** The relay for a tool call's upstream, when the call has a client session and a stream. */
 export function clientRequestRelay(
-  req: ToolCallRequest,
+  req: { sessionId?: string; requestRelay?: ClientRequestRelay; clientCapabilities?: RelayCapabilities },
   serviceUid: string,
 ): UpstreamRequestRelay | undefined {
   const { sessionId, requestRelay } = req;

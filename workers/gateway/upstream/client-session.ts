@@ -4,17 +4,11 @@
 // capabilities (sampling, elicitation, roots) the gateway may relay requests
 // for. A client can only claim capabilities for its own session, so a forged
 // id harms nobody but its sender.
-import { isJsonObject, type JsonObject } from "../../../shared/json";
+import { isJsonObject } from "../../../shared/json";
 import { KNOBS } from "../../../shared/knobs";
+import type { RelayCapabilities } from "../wire/relay";
 
 const PREFIX = "g1.";
-
-/** The client capabilities the gateway can relay upstream requests for. */
-export interface RelayCapabilities {
-  sampling?: JsonObject;
-  elicitation?: JsonObject;
-  roots?: JsonObject;
-}
 
 const RELAYED = ["sampling", "elicitation", "roots"] as const;
 

@@ -11,10 +11,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { isJsonObject } from "../../../shared/json";
 import { KNOBS } from "../../../shared/knobs";
-import { plainResultResponse } from "../mcp/shapes";
-
-export const SESSION_HEADER = "mcp-session-id";
-export const PROTOCOL_HEADER = "mcp-protocol-version";
+import { PROTOCOL_HEADER, SESSION_HEADER } from "../wire/headers";
+import { plainResultResponse } from "../wire/shapes";
 
 export interface ExchangeTarget {
   url: string;

@@ -8,13 +8,13 @@ import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
 import { decideAccess } from "../../../shared/access";
 import type { UpstreamCapabilities } from "../../../shared/db/schema";
 import { isJsonObject } from "../../../shared/json";
-import type { RelayCapabilities } from "./client-session";
+import type { RelayCapabilities } from "../wire/relay";
 import { NAME_SEPARATOR, publicToolNames } from "../../../shared/services/names";
 import { UPSTREAM_LIMITS } from "../../../shared/services/upstream";
-import type { Caller } from "../tool-call/call-types";
+import type { Caller } from "../env";
 import type { CatalogService } from "../../../shared/services/catalog";
 import type { WorkspaceCatalog } from "../caches/catalog-cache";
-import { serviceBearer } from "../tool-call/service-bearer";
+import { serviceBearer } from "./service-bearer";
 import { requestUpstream, serviceEndpoint, summary, type UpstreamEndpoint } from "./upstream-session";
 
 export type Feature = keyof UpstreamCapabilities;

@@ -7,7 +7,7 @@
 // replaced by a fresh handshake and the request sent once more: the upstream
 // refused it at the transport, so it never ran.
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
-import type { RelayCapabilities } from "./client-session";
+import type { RelayCapabilities } from "../wire/relay";
 import {
   exchange,
   type ExchangeAnswer,

@@ -1,4 +1,4 @@
-// The hot path's hand checks of MCP messages (workers/gateway/mcp/shapes.ts):
+// The hot path's hand checks of MCP messages (workers/gateway/wire/shapes.ts):
 // whatever they accept, the SDK's own schema accepts with the same meaning, and
 // anything they do not recognise is left to that schema (null).
 import {
@@ -7,7 +7,7 @@ import {
   JSONRPCResultResponseSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { plainResultResponse, plainToolCall, plainToolResult } from "../../../../workers/gateway/mcp/shapes";
+import { plainResultResponse, plainToolCall, plainToolResult } from "../../../../workers/gateway/wire/shapes";
 
 const call = (params: unknown, extra: Record<string, unknown> = {}) => ({
   jsonrpc: "2.0",

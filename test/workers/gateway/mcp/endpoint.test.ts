@@ -1,11 +1,11 @@
 // The MCP endpoint: authentication, the official SDK client unchanged,
 // tools/list with public contracts, JSON-RPC errors.
 import { describe, expect, it } from "vitest";
-import { LIMITS } from "../../../shared/limits";
-import { nestedObject } from "../../helpers/nested";
-import { BOOTSTRAP_KEY, createWorkspace } from "../../helpers/api";
-import { SEED_ADAPTER } from "./adapters";
-import { call, connect, createKey, deploy, gatewayFetch, json, rawMcp, setup } from "./harness";
+import { LIMITS } from "../../../../shared/limits";
+import { nestedObject } from "../../../helpers/nested";
+import { BOOTSTRAP_KEY, createWorkspace } from "../../../helpers/api";
+import { SEED_ADAPTER } from "../adapters";
+import { call, connect, createKey, deploy, gatewayFetch, json, rawMcp, setup } from "../harness";
 
 /** A tools/call whose message nests `depth` levels: message, params, arguments, then `a`. */
 const deepCall = (depth: number) => ({

@@ -6,13 +6,13 @@ import { APIError as AnthropicAPIError } from "@anthropic-ai/sdk";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import OpenAI, { RateLimitError, UnprocessableEntityError } from "openai";
 import { describe, expect, it } from "vitest";
-import { LIMITS } from "../../../shared/limits";
-import type { ReceivedRequest } from "../../../dev/provider/server";
+import { LIMITS } from "../../../../shared/limits";
+import type { ReceivedRequest } from "../../../../dev/provider/server";
 import { env } from "cloudflare:workers";
-import { nestedObject } from "../../helpers/nested";
-import { BOOTSTRAP_KEY, call, createKey, expectProblem, json } from "../../helpers/api";
-import { deployFile, fileFixture, saveFile, testFile } from "../api/routes/files-harness";
-import { gatewayFetch } from "./harness";
+import { nestedObject } from "../../../helpers/nested";
+import { BOOTSTRAP_KEY, call, createKey, expectProblem, json } from "../../../helpers/api";
+import { deployFile, fileFixture, saveFile, testFile } from "../../api/routes/files-harness";
+import { gatewayFetch } from "../harness";
 import {
   anthropic,
   anthropicBody,
@@ -28,8 +28,8 @@ import {
   received,
   setup,
   TOOL_NAMES,
-} from "./llm-harness";
-import { POLICY_PATH, REMINDER } from "../../helpers/request-policy";
+} from "../llm-harness";
+import { POLICY_PATH, REMINDER } from "../../../helpers/request-policy";
 
 /** A tool whose input schema nests: body, tools, the tool, its schema, then `{ a: { a: … } }`. */
 const deepTool = (depth: number) => ({

@@ -1,14 +1,12 @@
-// What an MCP client says about itself beside the protocol, read once per
-// `/mcp` request: its agent loop (`x-rayrun-loop`, named as on `/llm`) and
-// its MCP session id (`mcp-session-id`: the gateway is stateless and issues
-// none, but a client or a proxy in front of it may keep one). Both reach the
-// plugins' tool.execute.* hooks in `ctx`; a malformed value is refused before
-// the protocol starts rather than handed to plugins.
+// What a client says about itself beside the protocol: its agent loop
+// (`x-rayrun-loop`, on /mcp and /llm alike) and, on /mcp, its MCP session id
+// (`mcp-session-id`: the gateway is stateless and issues none but its own
+// capability-carrying ids, yet a client or a proxy in front of it may keep
+// one). Both reach plugins in `ctx`; a malformed value is refused before
+// anything runs rather than handed to plugins.
 import { LOOP_NAME_PATTERN } from "../../../shared/config/pre-llm-hook";
 import type { Problem } from "../../../shared/http/problem";
-import { LOOP_HEADER } from "../llm";
-
-export const SESSION_HEADER = "mcp-session-id";
+import { LOOP_HEADER, SESSION_HEADER } from "./headers";
 
 /** The MCP specification's session id alphabet: visible ASCII; the length bound is ours. */
 const SESSION_ID_PATTERN = /^[\x21-\x7e]{1,256}$/;
@@ -18,19 +16,21 @@ export interface McpOrigin {
   sessionId?: string;
 }
 
+/** The refusal of a loop name that is not one, or null. */
+export function loopRefusal(loop: string | null): Problem | null {
+  if (loop === null || LOOP_NAME_PATTERN.test(loop)) return null;
+  return {
+    code: "invalid_request",
+    detail: `${LOOP_HEADER} must be a loop name: 1–64 letters, digits, _, . or -.`,
+  };
+}
+
 export function mcpOrigin(
   headers: Headers,
 ): { ok: true; value: McpOrigin } | { ok: false; problem: Problem } {
   const loop = headers.get(LOOP_HEADER);
-  if (loop !== null && !LOOP_NAME_PATTERN.test(loop)) {
-    return {
-      ok: false,
-      problem: {
-        code: "invalid_request",
-        detail: `${LOOP_HEADER} must be a loop name: 1–64 letters, digits, _, . or -.`,
-      },
-    };
-  }
+  const badLoop = loopRefusal(loop);
+  if (badLoop !== null) return { ok: false, problem: badLoop };
   const sessionId = headers.get(SESSION_HEADER);
   if (sessionId !== null && !SESSION_ID_PATTERN.test(sessionId)) {
     return {

@@ -4,19 +4,21 @@
 // (`admitOnLease`), on every route before anything runs, and again right before
 // an upstream dispatch; a revocation returns to its caller only once every
 // older lease has ended, so the key cache never outlives it.
-import type { WorkspaceBinding, WorkspaceView } from "../../durable-objects/workspace/rpc";
-import { LeaseUnavailable, leasedView } from "../../shared/lease/view";
-import { DEFAULT_PROFILE } from "../../shared/access";
-import { bearerToken } from "../../shared/auth/keys";
-import { allows, type Principal } from "../../shared/auth/principal";
-import { resolveCaller } from "../../shared/auth/resolve";
-import { workspaceExists } from "../../shared/auth/workspace-exists";
-import { boundedCache } from "../../shared/cache";
-import { KNOBS } from "../../shared/knobs";
-import type { Problem } from "../../shared/http/problem";
-import type { Caller } from "./tool-call/call-types";
-import { workspaceCatalog, type WorkspaceCatalog } from "./caches/catalog-cache";
-import { warmView } from "../../shared/deploy/revision-store";
+import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import type { WorkspaceBinding, WorkspaceView } from "../../../durable-objects/workspace/rpc";
+import { LeaseUnavailable, leasedView } from "../../../shared/lease/view";
+import { DEFAULT_PROFILE } from "../../../shared/access";
+import { bearerToken } from "../../../shared/auth/keys";
+import { allows, type Principal } from "../../../shared/auth/principal";
+import { resolveCaller } from "../../../shared/auth/resolve";
+import { workspaceExists } from "../../../shared/auth/workspace-exists";
+import { boundedCache } from "../../../shared/cache";
+import { KNOBS } from "../../../shared/knobs";
+import type { Problem } from "../../../shared/http/problem";
+import type { Caller } from "../env";
+import { workspaceCatalog, type WorkspaceCatalog } from "../caches/catalog-cache";
+import { warmView } from "../../../shared/deploy/revision-store";
 
 interface Resolved {
   principal: Principal;
@@ -179,6 +181,26 @@ export async function admit(
     admitted: { caller: auth.caller, platform: auth.platform, view: leased.view, receivedAt },
   };
 }
+
+/** A route behind `requireAdmission`: the caller it admitted is `c.get("admitted")`. */
+export type AdmittedEnv = { Bindings: Env; Variables: { admitted: Admitted } };
+
+/**
+ * Admits the caller of the route's `:ws` before the body is read, so strangers
+ * cannot make us buffer one. `refuse` words the refusal as the route answers
+ * its errors; `authorization` finds the key where the route's clients send it.
+ */
+export const requireAdmission = <E extends AdmittedEnv>(
+  refuse: (c: Context<E>, problem: Problem) => Response,
+  authorization: (c: Context<E>) => string | undefined = (c) => c.req.header("authorization"),
+) =>
+  createMiddleware<E>(async (c, next) => {
+    const ws = c.req.param("ws") ?? "";
+    const admitted = await admit(c.env, authorization(c), ws, (p) => c.executionCtx.waitUntil(p));
+    if (!admitted.ok) return refuse(c, admitted.problem);
+    c.set("admitted", admitted.admitted);
+    return next();
+  });
 
 /**
  * Off the tool-call hot path: the key is still unrevoked, and the workspace's

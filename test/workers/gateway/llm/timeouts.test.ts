@@ -5,8 +5,8 @@
 import { APIError as AnthropicAPIError } from "@anthropic-ai/sdk";
 import { APIError as OpenAIAPIError } from "openai";
 import { describe, expect, it } from "vitest";
-import { LIMITS } from "../../../shared/limits";
-import { call, expectProblem } from "../../helpers/api";
+import { LIMITS } from "../../../../shared/limits";
+import { call, expectProblem } from "../../../helpers/api";
 import {
   anthropic,
   anthropicBody,
@@ -19,7 +19,7 @@ import {
   putConfig,
   received,
   setup,
-} from "./llm-harness";
+} from "../llm-harness";
 
 const slowNext = (
   g: Llm,

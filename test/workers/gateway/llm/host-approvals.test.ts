@@ -4,8 +4,8 @@
 // x-rayrun-approval-id runs the approved call once. A second use, other
 // arguments and a changed hook revision are refused.
 import { describe, expect, it } from "vitest";
-import { call, json } from "../../helpers/api";
-import { deployLib } from "../../shared/llm/harness";
+import { call, json } from "../../../helpers/api";
+import { deployLib } from "../../../shared/llm/harness";
 import {
   chat,
   CHAT_BODY,
@@ -13,7 +13,7 @@ import {
   hookRecords,
   providerCalls,
   type HookGateway,
-} from "./llm-hook-harness";
+} from "../llm-hook-harness";
 
 // The charge's amount comes from the user's message, so another message is another call.
 const HOOK = `

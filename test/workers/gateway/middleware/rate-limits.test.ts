@@ -4,10 +4,18 @@
 // and other workspaces keep their own count.
 import OpenAI, { RateLimitError } from "openai";
 import { describe, expect, it } from "vitest";
-import { LIMITS } from "../../../shared/limits";
-import { BOOTSTRAP_KEY, call, expectProblem } from "../../helpers/api";
-import { createKey, gatewayFetch, rawMcp, setup as setupMcp } from "./harness";
-import { fakeProviders, hook, openaiBody, post, putConfig, received, setup as setupLlm } from "./llm-harness";
+import { LIMITS } from "../../../../shared/limits";
+import { BOOTSTRAP_KEY, call, expectProblem } from "../../../helpers/api";
+import { createKey, gatewayFetch, rawMcp, setup as setupMcp } from "../harness";
+import {
+  fakeProviders,
+  hook,
+  openaiBody,
+  post,
+  putConfig,
+  received,
+  setup as setupLlm,
+} from "../llm-harness";
 
 const RATE = 60;
 const MINUTE = 60_000;

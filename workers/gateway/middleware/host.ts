@@ -5,7 +5,8 @@
 // that. Deployed on Cloudflare, requests reach the Worker only through its own
 // routes, so the list is empty there and nothing is checked; the local dev
 // server sets it to the loopback names.
-import type { Problem } from "../../../shared/http/problem";
+import { createMiddleware } from "hono/factory";
+import { problemResponse, type Problem } from "../../../shared/http/problem";
 
 /** Host names (no ports) from a comma-separated list; empty: no check. */
 export function allowedHosts(list: string | undefined): ReadonlySet<string> {
@@ -37,3 +38,16 @@ export function hostRefusal(request: Request, allowed: ReadonlySet<string>): Pro
     detail: "The request's Host or Origin is not a host name this gateway is served under.",
   };
 }
+
+/** The host names /mcp answers under; read by name: the generated Env holds only the API's vars. */
+function servedHosts(env: Env): ReadonlySet<string> {
+  const hosts: unknown = Reflect.get(env, "MCP_ALLOWED_HOSTS");
+  return allowedHosts(typeof hosts === "string" ? hosts : undefined);
+}
+
+/** Refuses, before the key is even read, a request that names a host the gateway is not served under. */
+export const checkHost = createMiddleware<{ Bindings: Env }>(async (c, next) => {
+  const refused = hostRefusal(c.req.raw, servedHosts(c.env));
+  if (refused !== null) return problemResponse(refused);
+  return next();
+});

@@ -25,3 +25,17 @@ export function bareMessage(code: number, message: string): string {
   while (bare.startsWith(prefix)) bare = bare.slice(prefix.length);
   return bare;
 }
+
+/** JSON-RPC's first implementation-defined server error: for refusals the protocol has no code for. */
+export const SERVER_ERROR = -32000;
+
+/**
+ * A JSON-RPC error answered before the protocol starts (so to no request id):
+ * a body too large or too deep, a refused batch, a key over its rate.
+ */
+export const rpcRefusal = (
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): Response => Response.json({ jsonrpc: "2.0", id: null, error: { code, message } }, { status, headers });

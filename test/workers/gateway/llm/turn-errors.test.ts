@@ -6,9 +6,9 @@
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
-import { json } from "../../helpers/api";
-import { gatewayFetch } from "./harness";
-import { chat, hookGateway, hookRecords, providerCalls, type HookGateway } from "./llm-hook-harness";
+import { json } from "../../../helpers/api";
+import { gatewayFetch } from "../harness";
+import { chat, hookGateway, hookRecords, providerCalls, type HookGateway } from "../llm-hook-harness";
 
 const HOOKS = `
 export function explode() { throw new Error("the policy store is down"); }

@@ -2,7 +2,8 @@
 // bindings. A binding's limit is fixed in the wrangler config, so each rate a
 // workspace may choose has its own binding; the counting key names the route,
 // the workspace and the API key, so the platform key is counted per workspace.
-import type { RateTier } from "../../shared/config/schema";
+import type { RateTier } from "../../../shared/config/schema";
+import { rpcRefusal, SERVER_ERROR } from "../wire/rpc-error";
 
 type Route = "mcp" | "llm";
 
@@ -41,8 +42,7 @@ export async function mcpRateRefusal(
   keyId: string,
 ): Promise<Response | null> {
   if (await withinRate(env, "mcp", perMinute, workspaceUid, keyId)) return null;
-  return Response.json(
-    { jsonrpc: "2.0", id: null, error: { code: -32000, message: rateLimitedDetail(perMinute) } },
-    { status: 429, headers: { "retry-after": String(RATE_WINDOW_SECONDS) } },
-  );
+  return rpcRefusal(429, SERVER_ERROR, rateLimitedDetail(perMinute), {
+    "retry-after": String(RATE_WINDOW_SECONDS),
+  });
 }

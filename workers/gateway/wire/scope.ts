@@ -1,9 +1,9 @@
-// What one MCP request carries through the endpoint's handlers: its workspace,
-// caller, client origin and the catalog it found.
+// What one MCP request carries through the endpoint's handlers and Code Mode's
+// tools: its workspace, caller, client origin and the catalog it found.
 import type { WorkspaceCatalog } from "../caches/catalog-cache";
-import type { RelayCapabilities } from "../upstream/client-session";
-import type { Caller, GatewayEnv } from "../tool-call/call-types";
+import type { Caller, GatewayEnv } from "../env";
 import type { McpOrigin } from "./origin";
+import type { RelayCapabilities } from "./relay";
 
 export type Scope = {
   env: GatewayEnv;
