@@ -1,8 +1,7 @@
 // A problem's errors[] placed at the fields they name. Entries name their field by JSON pointer
 // (`path` from body validation, `pointer` or `field` elsewhere); a conflict may name it once at the top
-// level (`field`, with the detail as the message).
-import type { ComponentChildren } from "preact";
-import { useId } from "preact/hooks";
+// level (`field`, with the detail as the message). The labelled controls that show them are in
+// text-field.tsx.
 import type { ProblemError } from "../api/problem";
 
 export function entryPointer(entry: Record<string, unknown>): string | null {
@@ -49,46 +48,5 @@ export function FieldError({ messages, id }: { messages: string[]; id: string })
     <span class="field-error" id={id}>
       {messages.join(" ")}
     </span>
-  );
-}
-
-/** What a control inside <Field> spreads onto itself: its id, and the hint and errors that describe it. */
-export interface FieldControl {
-  id: string;
-  "aria-describedby"?: string;
-  "aria-invalid"?: true;
-}
-
-/**
- * A labelled control with its hint and errors below it. The hint stays outside the <label>, so the
- * control's accessible name is the label alone ("Name", not "Name Unique in the workspace…").
- */
-export function Field(props: {
-  label: ComponentChildren;
-  hint?: ComponentChildren;
-  messages?: string[];
-  children: (control: FieldControl) => ComponentChildren;
-  class?: string;
-}) {
-  const id = useId();
-  const messages = props.messages ?? [];
-  const described = [props.hint ? `${id}-hint` : "", messages.length > 0 ? `${id}-error` : ""].filter(
-    Boolean,
-  );
-  return (
-    <div class={`field${props.class ? ` ${props.class}` : ""}`}>
-      <label for={id}>{props.label}</label>
-      {props.children({
-        id,
-        ...(described.length > 0 ? { "aria-describedby": described.join(" ") } : {}),
-        ...(messages.length > 0 ? { "aria-invalid": true as const } : {}),
-      })}
-      {props.hint && (
-        <span class="hint" id={`${id}-hint`}>
-          {props.hint}
-        </span>
-      )}
-      <FieldError messages={messages} id={`${id}-error`} />
-    </div>
   );
 }

@@ -6,12 +6,12 @@ import type { InferResponseType } from "hono/client";
 import { api, cancelledBy, jsonOf, params } from "../../api/client";
 import { can } from "../../api/session";
 import { PageHeader } from "../../components/shell";
-import { ProblemView } from "../../components/problem-view";
 import { useResource } from "../../components/use-resource";
 import { withQuery } from "../hooks/url";
 import { filePageHref, filePathProblem } from "./file-path";
 import "./files.css";
-import { TableWrap } from "../../components/table-wrap";
+import { DataTable } from "../../components/data-table";
+import { PageState } from "../../components/page-state";
 
 const listFiles = api.v1.workspaces[":ws"].files.$get;
 type FileItem = InferResponseType<typeof listFiles, 200>["items"][number];
@@ -107,42 +107,33 @@ export function FilesPage({ ws }: { ws?: string }) {
           </a>
         ))}
       </nav>
-      <ProblemView problem={files.problem} />
-      {files.loading && !files.data ? (
-        <p class="muted" aria-busy="true">
-          Loading files…
-        </p>
-      ) : items.length === 0 ? (
-        <p class="empty">No files yet{kind ? ` in ${kind === "lib" ? "lib/" : "plugins/"}` : ""}.</p>
-      ) : (
-        <TableWrap label="Files">
-          <table>
-            <caption class="sr-only">Workspace files</caption>
-            <thead>
-              <tr>
-                <th scope="col">Path</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((item) => (
-                <tr key={item.path}>
-                  <td>
-                    <a href={filePageHref(wsId, item.path)} class="mono">
-                      {item.path}
-                    </a>
-                  </td>
-                  <td>{item.kind === "lib" ? "lib" : `plugin ${item.name}`}</td>
-                  <td>
-                    <Status item={item} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
+      <PageState
+        state={{ data: files.data?.items, problem: files.problem, loading: files.loading }}
+        loadingText="Loading files…"
+        isEmpty={(all) => all.length === 0}
+        empty={`No files yet${kind ? ` in ${kind === "lib" ? "lib/" : "plugins/"}` : ""}.`}
+      >
+        {(rows) => (
+          <DataTable
+            label="Files"
+            caption="Workspace files"
+            rows={rows}
+            rowKey={(item) => item.path}
+            columns={[
+              {
+                header: "Path",
+                cell: (item) => (
+                  <a href={filePageHref(wsId, item.path)} class="mono">
+                    {item.path}
+                  </a>
+                ),
+              },
+              { header: "Kind", cell: (item) => (item.kind === "lib" ? "lib" : `plugin ${item.name}`) },
+              { header: "Status", cell: (item) => <Status item={item} /> },
+            ]}
+          />
+        )}
+      </PageState>
       {files.data?.nextCursor && <p class="hint">Showing the first 200 files.</p>}
     </>
   );

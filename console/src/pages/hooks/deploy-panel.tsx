@@ -12,7 +12,8 @@ import { ResetZone } from "./reset-zone";
 import { asProblem, type HookStore } from "./store";
 import { runAndRecord, VersionSelect } from "./test-panel";
 import type { Revision } from "./types";
-import { TableWrap } from "../../components/table-wrap";
+import { DataTable } from "../../components/data-table";
+import { PageState } from "../../components/page-state";
 
 type Channel = "shadow" | "active";
 
@@ -193,52 +194,53 @@ function Revisions({ store }: { store: HookStore }) {
         )}
       </div>
       <ProblemView problem={shadowProblem} />
-      <ProblemView problem={store.revisionsProblem.value} />
-      {revisions === null ? (
-        <p class="muted" aria-busy="true">
-          Loading revisions…
-        </p>
-      ) : revisions.length === 0 ? (
-        <p class="empty">Nothing deployed yet.</p>
-      ) : (
-        <TableWrap label="Revisions">
-          <table>
-            <caption class="sr-only">Deployment revisions, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Revision</th>
-                <th scope="col">Version</th>
-                <th scope="col">Serving</th>
-                <th scope="col">Created</th>
-                <th scope="col">Actor</th>
-                <th scope="col">Size</th>
-                <th scope="col">
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {revisions.map((r) => {
-                const active = deployments?.active?.revisionId === r.id;
-                const shadow = deployments?.shadow?.revisionId === r.id;
-                const reason = incompatibility(store, r);
-                // Revisions are newest first: one created before the active one is a rollback.
-                const older = activeRevision === undefined || r.createdAt < activeRevision.createdAt;
-                return (
-                  <tr key={r.id} data-testid={`revision-${r.version}`}>
-                    <td>
-                      <code title={r.id}>{shortId(r.id)}</code>
-                    </td>
-                    <td>v{r.version}</td>
-                    <td>
+      <PageState
+        state={{
+          data: revisions ?? undefined,
+          problem: store.revisionsProblem.value,
+          loading: revisions === null,
+        }}
+        loadingText="Loading revisions…"
+        isEmpty={(all) => all.length === 0}
+        empty="Nothing deployed yet."
+      >
+        {(rows) => (
+          <DataTable
+            label="Revisions"
+            caption="Deployment revisions, newest first"
+            rows={rows}
+            rowKey={(r) => r.id}
+            rowAttributes={(r) => ({ "data-testid": `revision-${r.version}` })}
+            columns={[
+              { header: "Revision", cell: (r) => <code title={r.id}>{shortId(r.id)}</code> },
+              { header: "Version", cell: (r) => `v${r.version}` },
+              {
+                header: "Serving",
+                cell: (r) => {
+                  const active = deployments?.active?.revisionId === r.id;
+                  const shadow = deployments?.shadow?.revisionId === r.id;
+                  return (
+                    <>
                       {active && <span class="badge badge-active">active</span>}{" "}
                       {shadow && <span class="badge badge-shadow">shadow</span>}
                       {!active && !shadow && <span class="muted">—</span>}
-                    </td>
-                    <td>{formatTime(r.createdAt)}</td>
-                    <td>{r.actor}</td>
-                    <td>{formatBytes(r.compiledBytes)}</td>
-                    <td>
+                    </>
+                  );
+                },
+              },
+              { header: "Created", cell: (r) => formatTime(r.createdAt) },
+              { header: "Actor", cell: (r) => r.actor },
+              { header: "Size", cell: (r) => formatBytes(r.compiledBytes) },
+              {
+                header: "Actions",
+                hideHeader: true,
+                cell: (r) => {
+                  const active = deployments?.active?.revisionId === r.id;
+                  const reason = incompatibility(store, r);
+                  // Revisions are newest first: one created before the active one is a rollback.
+                  const older = activeRevision === undefined || r.createdAt < activeRevision.createdAt;
+                  return (
+                    <>
                       {editor && !active && (
                         <BusyButton
                           busyLabel="Rolling back…"
@@ -255,14 +257,14 @@ function Revisions({ store }: { store: HookStore }) {
                       )}
                       {reason && <div class="hint incompatible">{reason}</div>}
                       <ProblemView problem={problems[r.id]} />
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
+                    </>
+                  );
+                },
+              },
+            ]}
+          />
+        )}
+      </PageState>
     </section>
   );
 }

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import type { ProblemError } from "../../api/problem";
 import { can } from "../../api/session";
 import { BusyButton } from "../../components/busy-button";
-import { Field } from "../../components/field-errors";
+import { Field } from "../../components/text-field";
 import { ProblemView } from "../../components/problem-view";
 import { noteCompileProblem } from "./compile";
 import { formatClock } from "../../components/format";

@@ -12,7 +12,8 @@ import { formatBytes, formatTime } from "../../components/format";
 import { asProblem, type HookStore } from "./store";
 import type { VersionFull } from "./types";
 import { withQuery } from "./url";
-import { TableWrap } from "../../components/table-wrap";
+import { DataTable } from "../../components/data-table";
+import { PageState } from "../../components/page-state";
 
 const parseVersion = (text: string | undefined): number | null =>
   text !== undefined && /^[1-9][0-9]*$/.test(text) ? Number(text) : null;
@@ -115,48 +116,46 @@ export function VersionsPanel({ store }: { store: HookStore }) {
       {diff !== null && <VersionDiff store={store} diff={diff} against={against} />}
       <section class="card stack" aria-labelledby="versions-heading">
         <h2 id="versions-heading">Versions</h2>
-        <ProblemView problem={store.versionsProblem.value} />
-        {versions === null ? (
-          <p class="muted" aria-busy="true">
-            Loading versions…
-          </p>
-        ) : versions.length === 0 ? (
-          <p class="empty">No versions yet: save the draft to create version 1.</p>
-        ) : (
-          <TableWrap label="Versions">
-            <table>
-              <caption class="sr-only">Saved versions, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Version</th>
-                  <th scope="col">Actor</th>
-                  <th scope="col">Channel</th>
-                  <th scope="col">Time</th>
-                  <th scope="col">Note</th>
-                  <th scope="col">Size</th>
-                  <th scope="col">
-                    <span class="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {versions.map((v) => (
-                  <tr key={v.version} class={v.version === diff ? "highlight" : undefined}>
-                    <td>
+        <PageState
+          state={{
+            data: versions ?? undefined,
+            problem: store.versionsProblem.value,
+            loading: versions === null,
+          }}
+          loadingText="Loading versions…"
+          isEmpty={(all) => all.length === 0}
+          empty="No versions yet: save the draft to create version 1."
+        >
+          {(rows) => (
+            <DataTable
+              label="Versions"
+              caption="Saved versions, newest first"
+              rows={rows}
+              rowKey={(v) => v.version}
+              rowAttributes={(v) => ({ class: v.version === diff ? "highlight" : undefined })}
+              columns={[
+                {
+                  header: "Version",
+                  cell: (v) => (
+                    <>
                       <strong>v{v.version}</strong>{" "}
                       {v.version === head && <span class="badge badge-draft">draft</span>}
                       {v.restoredFrom !== null && (
                         <span class="muted"> (restored from v{v.restoredFrom})</span>
                       )}
-                    </td>
-                    <td>{v.actor}</td>
-                    <td>
-                      <span class="badge">{v.channel}</span>
-                    </td>
-                    <td>{formatTime(v.createdAt)}</td>
-                    <td class="wrap">{v.note ?? <span class="muted">—</span>}</td>
-                    <td>{formatBytes(v.bytes)}</td>
-                    <td>
+                    </>
+                  ),
+                },
+                { header: "Actor", cell: (v) => v.actor },
+                { header: "Channel", cell: (v) => <span class="badge">{v.channel}</span> },
+                { header: "Time", cell: (v) => formatTime(v.createdAt) },
+                { header: "Note", cellClass: "wrap", cell: (v) => v.note ?? <span class="muted">—</span> },
+                { header: "Size", cell: (v) => formatBytes(v.bytes) },
+                {
+                  header: "Actions",
+                  hideHeader: true,
+                  cell: (v) => (
+                    <>
                       <div class="row">
                         <a class="btn" href={withQuery(url, { diff: String(v.version), against: null })}>
                           Diff<span class="sr-only"> version {v.version}</span>
@@ -178,13 +177,13 @@ export function VersionsPanel({ store }: { store: HookStore }) {
                         )}
                       </div>
                       <ProblemView problem={problems[v.version]} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
-        )}
+                    </>
+                  ),
+                },
+              ]}
+            />
+          )}
+        </PageState>
         {store.versionsCursor.value && (
           <BusyButton onProblem={setMore} onClick={() => store.loadVersions(true)} busyLabel="Loading…">
             Load older versions

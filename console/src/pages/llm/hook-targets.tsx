@@ -1,7 +1,8 @@
 // The request hook (`pre_llm_hook`): its source, its targets as rows (Main first, then named loops,
 // or All streams instead of rows) and its timeout with the cap it runs under.
 import { useId } from "preact/hooks";
-import { Field, FieldError, invalidProps } from "../../components/field-errors";
+import { FieldError, invalidProps } from "../../components/field-errors";
+import { Field, TextField } from "../../components/text-field";
 import type { HookForm } from "./config-model";
 
 export interface LibFile {
@@ -175,7 +176,7 @@ export function HookTargets(props: Props) {
           <FieldError messages={at("targets")} id={`${id}-targets`} />
         </fieldset>
 
-        <Field
+        <TextField
           label="Timeout (ms)"
           messages={at("timeout")}
           hint={
@@ -187,21 +188,15 @@ export function HookTargets(props: Props) {
               ; runs with at most {effective} ms.
             </span>
           }
-        >
-          {(control) => (
-            <input
-              {...control}
-              name="timeout_ms"
-              type="number"
-              inputMode="numeric"
-              min={1}
-              step={1}
-              value={form.timeout}
-              placeholder={String(props.defaultTimeoutMs)}
-              onInput={(event) => set({ timeout: event.currentTarget.value })}
-            />
-          )}
-        </Field>
+          name="timeout_ms"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          step={1}
+          value={form.timeout}
+          placeholder={String(props.defaultTimeoutMs)}
+          onValue={(timeout) => set({ timeout })}
+        />
       </fieldset>
     </section>
   );

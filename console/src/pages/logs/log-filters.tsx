@@ -1,7 +1,7 @@
 // The run filters, each a query-string key named as the API's parameter. Choices apply at once;
 // typed values apply on Enter or "Apply". Changing a filter returns to the first page.
 import { useEffect, useState } from "preact/hooks";
-import { Field } from "../../components/field-errors";
+import { SelectField, TextField } from "../../components/text-field";
 import type { QueryChanges } from "../../components/query-state";
 import { CHANNELS, FILTER_KEYS, type FilterKey, KINDS, MODES, OUTCOMES, STAGES } from "./types";
 
@@ -67,54 +67,43 @@ export function LogFilters({ query, apply, errors }: Props) {
       >
         <div class="filter-grid">
           {CHOICES.map(({ key, label, options }) => (
-            <Field key={key} label={label} messages={messages(key)}>
-              {(control) => (
-                <select
-                  {...control}
-                  name={key}
-                  value={query[key] ?? ""}
-                  onChange={(event) => change({ [key]: event.currentTarget.value })}
-                >
-                  <option value="">Any</option>
-                  {options.map((option) => (
-                    <option key={option} value={option}>
-                      {option}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Field>
+            <SelectField
+              key={key}
+              label={label}
+              messages={messages(key)}
+              name={key}
+              value={query[key] ?? ""}
+              choices={[
+                { value: "", label: "Any" },
+                ...options.map((option) => ({ value: option, label: option })),
+              ]}
+              onValue={(value) => change({ [key]: value })}
+            />
           ))}
           {(["since", "until"] as const).map((key) => (
-            <Field key={key} label={key === "since" ? "Since" : "Until"} messages={messages(key)}>
-              {(control) => (
-                <input
-                  {...control}
-                  type="datetime-local"
-                  name={key}
-                  step={1}
-                  value={toLocalInput(query[key])}
-                  onChange={(event) => change({ [key]: fromLocalInput(event.currentTarget.value) })}
-                />
-              )}
-            </Field>
+            <TextField
+              key={key}
+              label={key === "since" ? "Since" : "Until"}
+              messages={messages(key)}
+              type="datetime-local"
+              name={key}
+              step={1}
+              value={toLocalInput(query[key])}
+              onChange={(event) => change({ [key]: fromLocalInput(event.currentTarget.value) })}
+            />
           ))}
           {TYPED.map(({ key, label, placeholder }) => (
-            <Field key={key} label={label} messages={messages(key)}>
-              {(control) => (
-                <input
-                  {...control}
-                  name={key}
-                  value={typed[key] ?? ""}
-                  placeholder={placeholder}
-                  spellcheck={false}
-                  autocomplete="off"
-                  onInput={(event) =>
-                    setTyped((current) => ({ ...current, [key]: event.currentTarget.value }))
-                  }
-                />
-              )}
-            </Field>
+            <TextField
+              key={key}
+              label={label}
+              messages={messages(key)}
+              name={key}
+              value={typed[key] ?? ""}
+              placeholder={placeholder}
+              spellcheck={false}
+              autocomplete="off"
+              onValue={(value) => setTyped((current) => ({ ...current, [key]: value }))}
+            />
           ))}
         </div>
         <div class="row">

@@ -15,7 +15,7 @@ import { FILTER_KEYS, isDifferingShadow, type RunQuery } from "./types";
 import { useFollow } from "./use-follow";
 // Vite bundles the page's stylesheet through this import.
 import "./logs.css";
-import { TableWrap } from "../../components/table-wrap";
+import { TableWrap } from "../../components/data-table";
 
 const PAGE_SIZE = 50;
 

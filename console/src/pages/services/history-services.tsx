@@ -2,7 +2,7 @@
 // still be reset, on the tool's page).
 import { formatTime } from "../../components/format";
 import type { Service } from "./types";
-import { TableWrap } from "../../components/table-wrap";
+import { DataTable } from "../../components/data-table";
 
 export function HistoryServices({ ws, services }: { ws: string; services: Service[] }) {
   if (services.length === 0) return null;
@@ -14,38 +14,45 @@ export function HistoryServices({ ws, services }: { ws: string; services: Servic
           History only: these take no refreshes or changes. Their tools keep their hook history.
         </p>
       </div>
-      <TableWrap label="Service history">
-        <table class="data-table" aria-labelledby="history-title">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Status</th>
-              <th scope="col">Deleted</th>
-              <th scope="col">URL</th>
-            </tr>
-          </thead>
-          <tbody>
-            {services.map((service) => (
-              <tr key={service.uid} class="history-row" data-service={service.name}>
-                <td>
-                  <a href={`/w/${ws}/services/${service.uid}`}>{service.name}</a>
-                </td>
-                <td>
-                  <span class="badge">{service.legacy ? "Legacy" : "Deleted"}</span>{" "}
-                  <span class="badge">History only</span>
-                </td>
-                <td title={service.deletedAt ?? undefined}>
-                  {service.deletedAt ? formatTime(service.deletedAt) : "—"}
-                  {service.deletedBy && <span class="muted"> by {service.deletedBy}</span>}
-                </td>
-                <td class="mono url-cell" title={service.url}>
-                  {service.url}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableWrap>
+      <DataTable
+        class="data-table"
+        label="Service history"
+        labelledBy="history-title"
+        rows={services}
+        rowKey={(service) => service.uid}
+        rowAttributes={(service) => ({ class: "history-row", "data-service": service.name })}
+        columns={[
+          {
+            header: "Name",
+            cell: (service) => <a href={`/w/${ws}/services/${service.uid}`}>{service.name}</a>,
+          },
+          {
+            header: "Status",
+            cell: (service) => (
+              <>
+                <span class="badge">{service.legacy ? "Legacy" : "Deleted"}</span>{" "}
+                <span class="badge">History only</span>
+              </>
+            ),
+          },
+          {
+            header: "Deleted",
+            title: (service) => service.deletedAt,
+            cell: (service) => (
+              <>
+                {service.deletedAt ? formatTime(service.deletedAt) : "—"}
+                {service.deletedBy && <span class="muted"> by {service.deletedBy}</span>}
+              </>
+            ),
+          },
+          {
+            header: "URL",
+            cellClass: "mono url-cell",
+            title: (service) => service.url,
+            cell: (service) => service.url,
+          },
+        ]}
+      />
     </section>
   );
 }

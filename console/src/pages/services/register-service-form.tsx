@@ -5,7 +5,8 @@ import { api, jsonOf, params } from "../../api/client";
 import type { ProblemError } from "../../api/problem";
 import { BusyButton } from "../../components/busy-button";
 import { ProblemView } from "../../components/problem-view";
-import { Field, fieldErrors, messagesAt } from "../../components/field-errors";
+import { fieldErrors, messagesAt } from "../../components/field-errors";
+import { TextField } from "../../components/text-field";
 import type { Service } from "./types";
 
 interface Props {
@@ -47,74 +48,54 @@ export function RegisterServiceForm(props: Props) {
   return (
     <form class="stack" onSubmit={(event) => event.preventDefault()}>
       <div class="form-grid">
-        <Field
+        <TextField
           label="Name"
           hint="Lower-case letters, digits, - and _. Prefixes tool names that clash: name__tool."
           messages={nameErrors}
-        >
-          {(control) => (
-            <input
-              {...control}
-              name="name"
-              value={name}
-              required
-              autocomplete="off"
-              spellcheck={false}
-              placeholder="github"
-              onInput={(event) => setName(event.currentTarget.value)}
-            />
-          )}
-        </Field>
-        <Field label="URL" hint="The upstream's Streamable HTTP endpoint." messages={urlErrors}>
-          {(control) => (
-            <input
-              {...control}
-              name="url"
-              type="url"
-              value={url}
-              required
-              autocomplete="off"
-              spellcheck={false}
-              placeholder="https://mcp.example.com/mcp"
-              onInput={(event) => setUrl(event.currentTarget.value)}
-            />
-          )}
-        </Field>
-        <Field
+          name="name"
+          value={name}
+          required
+          autocomplete="off"
+          spellcheck={false}
+          placeholder="github"
+          onValue={setName}
+        />
+        <TextField
+          label="URL"
+          hint="The upstream's Streamable HTTP endpoint."
+          messages={urlErrors}
+          name="url"
+          type="url"
+          value={url}
+          required
+          autocomplete="off"
+          spellcheck={false}
+          placeholder="https://mcp.example.com/mcp"
+          onValue={setUrl}
+        />
+        <TextField
           label="Authorization secret (optional)"
           hint="Name of a workspace secret sent as the bearer token."
           messages={secretErrors}
-        >
-          {(control) => (
-            <input
-              {...control}
-              name="authorizationSecret"
-              value={secret}
-              autocomplete="off"
-              spellcheck={false}
-              onInput={(event) => setSecret(event.currentTarget.value)}
-            />
-          )}
-        </Field>
-        <Field
+          name="authorizationSecret"
+          value={secret}
+          autocomplete="off"
+          spellcheck={false}
+          onValue={setSecret}
+        />
+        <TextField
           label="Timeout in ms (optional)"
           hint="Bound on one upstream tools/call; empty for the default."
           messages={timeoutErrors}
-        >
-          {(control) => (
-            <input
-              {...control}
-              name="timeoutMs"
-              type="number"
-              inputMode="numeric"
-              min={1}
-              step={1}
-              value={timeout}
-              placeholder="60000"
-              onInput={(event) => setTimeoutMs(event.currentTarget.value)}
-            />
-          )}
-        </Field>
+          name="timeoutMs"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          step={1}
+          value={timeout}
+          placeholder="60000"
+          onValue={setTimeoutMs}
+        />
       </div>
       <div class="check-row">
         <label class="inline">

@@ -10,7 +10,7 @@ import { type HookStatus, useHookStatuses } from "./hook-status";
 import type { History } from "./types";
 // Vite bundles the page's stylesheet through this import.
 import "./services.css";
-import { TableWrap } from "../../components/table-wrap";
+import { DataTable } from "../../components/data-table";
 
 const STATUS: Record<HookStatus, { label: string; badge: string }[]> = {
   none: [{ label: "None", badge: "badge" }],
@@ -76,66 +76,67 @@ export function ServiceToolsPage() {
           hook history. Only a tool's hooks can still be reset, on its Hooks tab.
         </div>
       )}
-      <TableWrap label="Tools" busy={history.loading}>
-        <table class="data-table" aria-label={`Tools of ${service?.name ?? "the service"}`}>
-          <thead>
-            <tr>
-              <th scope="col">Tool</th>
-              <th scope="col">Hook status</th>
-              <th scope="col">Description</th>
-              <th scope="col">Updated</th>
-            </tr>
-          </thead>
-          <tbody>
-            {tools.map((tool) => {
+      <DataTable
+        class="data-table"
+        label="Tools"
+        ariaLabel={`Tools of ${service?.name ?? "the service"}`}
+        // Rows are the sorted tools; the empty line waits for the answer, as the loading line does.
+        rows={history.data && tools}
+        rowKey={(tool) => tool.uid}
+        rowAttributes={(tool) => ({ "data-tool": tool.upstreamName })}
+        loading={history.loading}
+        loadingText="Loading tools…"
+        empty="No tools indexed yet. Refresh the service on the Services page to index its tools."
+        columns={[
+          {
+            header: "Tool",
+            cell: (tool) => (
+              <>
+                <a href={`/w/${ws}/tools/${tool.uid}`}>
+                  <strong>{tool.name ?? tool.upstreamName}</strong>
+                </a>
+                {tool.name !== null && tool.name !== tool.upstreamName && (
+                  <div class="muted small">upstream: {tool.upstreamName}</div>
+                )}
+              </>
+            ),
+          },
+          {
+            header: "Hook status",
+            cell: (tool) => {
               const status = statuses.get(tool.uid);
               return (
-                <tr key={tool.uid} data-tool={tool.upstreamName}>
-                  <td>
-                    <a href={`/w/${ws}/tools/${tool.uid}`}>
-                      <strong>{tool.name ?? tool.upstreamName}</strong>
-                    </a>
-                    {tool.name !== null && tool.name !== tool.upstreamName && (
-                      <div class="muted small">upstream: {tool.upstreamName}</div>
-                    )}
-                  </td>
-                  <td>
-                    <span class="badge-list" data-testid="hook-status">
-                      {status === undefined ? (
-                        <span class="badge" aria-busy="true">
-                          Loading…
-                        </span>
-                      ) : (
-                        STATUS[status].map((s) => (
-                          <span key={s.label} class={s.badge}>
-                            {s.label}
-                          </span>
-                        ))
-                      )}
-                      {tool.reviewState === "review_required" && (
-                        <a class="badge badge-review" href={`/w/${ws}?review=${tool.uid}`}>
-                          Review required
-                        </a>
-                      )}
-                      {tool.removedAt !== null && <span class="badge">Removed upstream</span>}
+                <span class="badge-list" data-testid="hook-status">
+                  {status === undefined ? (
+                    <span class="badge" aria-busy="true">
+                      Loading…
                     </span>
-                  </td>
-                  <td class="description-cell" title={tool.description ?? undefined}>
-                    {tool.title ?? tool.description ?? <span class="muted">—</span>}
-                  </td>
-                  <td title={tool.updatedAt}>{formatAgo(tool.updatedAt)}</td>
-                </tr>
+                  ) : (
+                    STATUS[status].map((s) => (
+                      <span key={s.label} class={s.badge}>
+                        {s.label}
+                      </span>
+                    ))
+                  )}
+                  {tool.reviewState === "review_required" && (
+                    <a class="badge badge-review" href={`/w/${ws}?review=${tool.uid}`}>
+                      Review required
+                    </a>
+                  )}
+                  {tool.removedAt !== null && <span class="badge">Removed upstream</span>}
+                </span>
               );
-            })}
-          </tbody>
-        </table>
-        {history.data?.tools.length === 0 && (
-          <div class="empty">
-            No tools indexed yet. Refresh the service on the Services page to index its tools.
-          </div>
-        )}
-        {!history.data && history.loading && <div class="empty">Loading tools…</div>}
-      </TableWrap>
+            },
+          },
+          {
+            header: "Description",
+            cellClass: "description-cell",
+            title: (tool) => tool.description,
+            cell: (tool) => tool.title ?? tool.description ?? <span class="muted">—</span>,
+          },
+          { header: "Updated", title: (tool) => tool.updatedAt, cell: (tool) => formatAgo(tool.updatedAt) },
+        ]}
+      />
     </>
   );
 }

@@ -7,7 +7,7 @@ import { BusyButton } from "../../components/busy-button";
 import { ProblemView } from "../../components/problem-view";
 import { formatAgo } from "../../components/format";
 import type { RefreshResult, Service, Tool } from "./types";
-import { TableWrap } from "../../components/table-wrap";
+import { DataTable } from "../../components/data-table";
 
 interface Props {
   ws: string;
@@ -30,6 +30,7 @@ export function ServicesTable(props: Props) {
     if (tool.reviewState === "review_required") count.review++;
     counts.set(tool.serviceUid, count);
   }
+  const countOf = (service: Service) => counts.get(service.uid) ?? { tools: 0, review: 0 };
 
   const refresh = (service: Service) => async () => {
     const result = await jsonOf(
@@ -42,74 +43,71 @@ export function ServicesTable(props: Props) {
   return (
     <section class="stack" aria-labelledby="services-title">
       <h2 id="services-title">Live services</h2>
-      <TableWrap label="Services" busy={props.loading}>
-        <table class="data-table" aria-labelledby="services-title">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Status</th>
-              <th scope="col">Tools</th>
-              <th scope="col">Last refresh</th>
-              <th scope="col">URL</th>
-              {writer && (
-                <th scope="col">
-                  <span class="sr-only">Actions</span>
-                </th>
-              )}
-            </tr>
-          </thead>
-          <tbody>
-            {props.services?.map((service) => {
-              const count = counts.get(service.uid) ?? { tools: 0, review: 0 };
-              const result = results[service.uid];
-              const problem = problems[service.uid] ?? null;
-              return [
-                <tr key={service.uid} data-service={service.name}>
-                  <td>
-                    <a href={`/w/${props.ws}/services/${service.uid}`}>
-                      <strong>{service.name}</strong>
-                    </a>
-                  </td>
-                  <td>
-                    <ServiceStatus service={service} review={count.review} />
-                  </td>
-                  <td>{count.tools}</td>
-                  <td title={service.refreshedAt ?? undefined}>{formatAgo(service.refreshedAt)}</td>
-                  <td class="mono url-cell" title={service.url}>
-                    {service.url}
-                  </td>
-                  {writer && (
-                    <td class="actions-cell">
-                      <BusyButton
-                        onClick={refresh(service)}
-                        onProblem={(p) => setProblems((current) => ({ ...current, [service.uid]: p }))}
-                        busyLabel="Refreshing…"
-                      >
-                        <span aria-hidden="true">Refresh</span>
-                        <span class="sr-only">Refresh {service.name}</span>
-                      </BusyButton>
-                    </td>
-                  )}
-                </tr>,
-                (result || problem) && (
-                  <tr key={`${service.uid}-result`} class="result-row">
-                    <td colSpan={writer ? 6 : 5}>
-                      <ProblemView problem={problem} />
-                      {result && !problem && <RefreshSummary result={result} reviewHref={props.reviewHref} />}
-                    </td>
-                  </tr>
-                ),
-              ];
-            })}
-          </tbody>
-        </table>
-        {props.services?.length === 0 && (
-          <div class="empty">
-            No services yet.{writer && " Register an upstream MCP server to index its tools."}
-          </div>
-        )}
-        {!props.services && props.loading && <div class="empty">Loading services…</div>}
-      </TableWrap>
+      <DataTable
+        class="data-table"
+        label="Services"
+        labelledBy="services-title"
+        rows={props.services}
+        rowKey={(service) => service.uid}
+        rowAttributes={(service) => ({ "data-service": service.name })}
+        loading={props.loading}
+        loadingText="Loading services…"
+        empty={<>No services yet.{writer && " Register an upstream MCP server to index its tools."}</>}
+        expansionClass="result-row"
+        expansion={(service) => {
+          const result = results[service.uid];
+          const problem = problems[service.uid] ?? null;
+          return (
+            (result || problem) && (
+              <>
+                <ProblemView problem={problem} />
+                {result && !problem && <RefreshSummary result={result} reviewHref={props.reviewHref} />}
+              </>
+            )
+          );
+        }}
+        columns={[
+          {
+            header: "Name",
+            cell: (service) => (
+              <a href={`/w/${props.ws}/services/${service.uid}`}>
+                <strong>{service.name}</strong>
+              </a>
+            ),
+          },
+          {
+            header: "Status",
+            cell: (service) => <ServiceStatus service={service} review={countOf(service).review} />,
+          },
+          { header: "Tools", cell: (service) => countOf(service).tools },
+          {
+            header: "Last refresh",
+            title: (service) => service.refreshedAt,
+            cell: (service) => formatAgo(service.refreshedAt),
+          },
+          {
+            header: "URL",
+            cellClass: "mono url-cell",
+            title: (service) => service.url,
+            cell: (service) => service.url,
+          },
+          writer && {
+            header: "Actions",
+            hideHeader: true,
+            cellClass: "actions-cell",
+            cell: (service) => (
+              <BusyButton
+                onClick={refresh(service)}
+                onProblem={(p) => setProblems((current) => ({ ...current, [service.uid]: p }))}
+                busyLabel="Refreshing…"
+              >
+                <span aria-hidden="true">Refresh</span>
+                <span class="sr-only">Refresh {service.name}</span>
+              </BusyButton>
+            ),
+          },
+        ]}
+      />
     </section>
   );
 }

@@ -14,12 +14,23 @@ const FORBIDDEN = new ProblemError(
   {},
 );
 
-export function AdminOnly(props: { title: string; children: ComponentChildren }) {
-  if (can("admin")) return <>{props.children}</>;
+/**
+ * A settings page's frame: its header, then for admins the intro and the page, for anyone else why
+ * not (without asking the API). The page is rendered only for admins, so its loads start only then.
+ */
+export function AdminOnly(props: { title: string; intro: ComponentChildren; children: ComponentChildren }) {
+  const admin = can("admin");
   return (
     <>
       <PageHeader title={props.title} />
-      <ProblemView problem={FORBIDDEN} />
+      {admin ? (
+        <>
+          <p class="muted page-intro">{props.intro}</p>
+          {props.children}
+        </>
+      ) : (
+        <ProblemView problem={FORBIDDEN} />
+      )}
     </>
   );
 }

@@ -5,7 +5,8 @@ import type { ProblemError } from "../../api/problem";
 import { BusyButton } from "../../components/busy-button";
 import { ProblemView } from "../../components/problem-view";
 import { useResource } from "../../components/use-resource";
-import { Field, FieldError, fieldErrors, invalidProps, messagesAt } from "../../components/field-errors";
+import { FieldError, fieldErrors, invalidProps, messagesAt } from "../../components/field-errors";
+import { SelectField, TextField } from "../../components/text-field";
 
 const keysApi = api.v1.workspaces[":ws"].keys;
 export type ApiKey = InferResponseType<typeof keysApi.$get, 200>["items"][number];
@@ -46,40 +47,30 @@ export function CreateKeyForm({ ws, onCreated }: { ws: string; onCreated: (key: 
   return (
     <form class="stack" onSubmit={(event) => event.preventDefault()}>
       <div class="form-grid">
-        <Field
+        <TextField
           label="Actor"
           hint="Who acts with this key; recorded on every change it makes."
           messages={actorErrors}
-        >
-          {(control) => (
-            <input
-              {...control}
-              name="actor"
-              value={actor}
-              required
-              maxLength={100}
-              placeholder="ci-deployer"
-              autocomplete="off"
-              onInput={(event) => setActor(event.currentTarget.value)}
-            />
-          )}
-        </Field>
-        <Field label="Access profile" hint="Which tools the key may call." messages={profileErrors}>
-          {(control) => (
-            <select
-              {...control}
-              name="profile"
-              value={profile}
-              onChange={(event) => setProfile(event.currentTarget.value)}
-            >
-              {(profiles.data?.items ?? [{ name: "default" }]).map((p) => (
-                <option key={p.name} value={p.name}>
-                  {p.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+          name="actor"
+          value={actor}
+          required
+          maxLength={100}
+          placeholder="ci-deployer"
+          autocomplete="off"
+          onValue={setActor}
+        />
+        <SelectField
+          label="Access profile"
+          hint="Which tools the key may call."
+          messages={profileErrors}
+          name="profile"
+          value={profile}
+          choices={(profiles.data?.items ?? [{ name: "default" }]).map((p) => ({
+            value: p.name,
+            label: p.name,
+          }))}
+          onValue={setProfile}
+        />
       </div>
       <fieldset class="scopes" {...invalidProps(scopeErrors, `${id}-scopes`)}>
         <legend>Scopes</legend>

@@ -4,7 +4,8 @@ import type { ProblemError } from "../../api/problem";
 import type { Role } from "../../api/session";
 import { BusyButton } from "../../components/busy-button";
 import { ProblemView } from "../../components/problem-view";
-import { Field, fieldErrors, messagesAt } from "../../components/field-errors";
+import { fieldErrors, messagesAt } from "../../components/field-errors";
+import { SelectField, TextField } from "../../components/text-field";
 import { ROLES, type SignIn, type User } from "./users-types";
 
 /** Name, role and optional email; the new user and their sign-in link go to onInvited. */
@@ -31,55 +32,36 @@ export function InviteUserForm(props: { ws: string; onInvited: (user: User, sign
   return (
     <form class="stack" onSubmit={(event) => event.preventDefault()}>
       <div class="form-grid">
-        <Field
+        <TextField
           label="Name"
           hint="Unique in the workspace; their changes are recorded under it."
           messages={nameErrors}
-        >
-          {(control) => (
-            <input
-              {...control}
-              name="name"
-              value={name}
-              required
-              maxLength={100}
-              autocomplete="off"
-              onInput={(event) => setName(event.currentTarget.value)}
-            />
-          )}
-        </Field>
-        <Field label="Role" hint={ROLES.find((r) => r.role === role)?.hint} messages={roleErrors}>
-          {(control) => (
-            <select
-              {...control}
-              name="role"
-              value={role}
-              onChange={(event) => setRole(event.currentTarget.value as Role)}
-            >
-              {ROLES.map((r) => (
-                <option key={r.role} value={r.role}>
-                  {r.role}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field
+          name="name"
+          value={name}
+          required
+          maxLength={100}
+          autocomplete="off"
+          onValue={setName}
+        />
+        <SelectField
+          label="Role"
+          hint={ROLES.find((r) => r.role === role)?.hint}
+          messages={roleErrors}
+          name="role"
+          value={role}
+          choices={ROLES.map((r) => ({ value: r.role, label: r.role }))}
+          onValue={setRole}
+        />
+        <TextField
           label="Email (optional)"
           hint="Matched against the Cloudflare Access identity, when Access is set up."
           messages={emailErrors}
-        >
-          {(control) => (
-            <input
-              {...control}
-              name="email"
-              type="email"
-              value={email}
-              autocomplete="off"
-              onInput={(event) => setEmail(event.currentTarget.value)}
-            />
-          )}
-        </Field>
+          name="email"
+          type="email"
+          value={email}
+          autocomplete="off"
+          onValue={setEmail}
+        />
       </div>
       <ProblemView problem={problem} />
       <div class="row">

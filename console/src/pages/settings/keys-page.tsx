@@ -3,8 +3,6 @@
 import { useState } from "preact/hooks";
 import { useRoute } from "preact-iso";
 import { api, cancelledBy, jsonOf, params } from "../../api/client";
-import { ProblemView } from "../../components/problem-view";
-import { PageHeader } from "../../components/shell";
 import { useResource } from "../../components/use-resource";
 import { formatTime } from "../../components/format";
 import { useQueryState } from "../../components/query-state";
@@ -13,11 +11,15 @@ import { ConfirmDialog, ShownOnceDialog } from "../../components/dialog";
 import { type ApiKey, CreateKeyForm, type CreatedKey } from "./create-key-form";
 // Vite bundles the page's stylesheet through this import.
 import "./settings.css";
-import { TableWrap } from "../../components/table-wrap";
+import { DataTable } from "../../components/data-table";
+import { FormCard, ListSection } from "../../components/page-state";
 
 export function KeysPage() {
   return (
-    <AdminOnly title="API keys">
+    <AdminOnly
+      title="API keys"
+      intro="Keys let the CLI, agents and CI call this workspace. A key acts as the actor you name; its scopes decide what it may do."
+    >
       <Keys />
     </AdminOnly>
   );
@@ -40,13 +42,7 @@ function Keys() {
 
   return (
     <>
-      <PageHeader title="API keys" />
-      <p class="muted page-intro">
-        Keys let the CLI, agents and CI call this workspace. A key acts as the actor you name; its scopes
-        decide what it may do.
-      </p>
-      <section class="card" aria-labelledby="create-key-title">
-        <h2 id="create-key-title">Create a key</h2>
+      <FormCard id="create-key-title" title="Create a key">
         <CreateKeyForm
           ws={ws}
           onCreated={(key) => {
@@ -54,69 +50,65 @@ function Keys() {
             void keys.reload();
           }}
         />
-      </section>
-      <section class="stack" aria-labelledby="keys-title">
-        <h2 id="keys-title">Keys</h2>
-        <ProblemView problem={keys.problem} />
-        <TableWrap label="API keys" busy={keys.loading}>
-          <table class="data-table" aria-labelledby="keys-title">
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                <th scope="col">Actor</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">Created</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data?.items.map((key) => (
-                <tr key={key.id} data-key-id={key.id}>
-                  <td class="mono">{key.id}</td>
-                  <td>{key.actor}</td>
-                  <td>
-                    <span class="badge-list">
-                      {key.scopes.map((scope) => (
-                        <span key={scope} class={`badge${scope === "admin" ? " badge-draft" : ""}`}>
-                          {scope}
-                        </span>
-                      ))}
+      </FormCard>
+      <ListSection id="keys-title" title="Keys" problem={keys.problem}>
+        <DataTable
+          class="data-table"
+          label="API keys"
+          labelledBy="keys-title"
+          rows={keys.data?.items}
+          rowKey={(key) => key.id}
+          rowAttributes={(key) => ({ "data-key-id": key.id })}
+          loading={keys.loading}
+          loadingText="Loading keys…"
+          empty="No keys yet."
+          columns={[
+            { header: "Key", cellClass: "mono", cell: (key) => key.id },
+            { header: "Actor", cell: (key) => key.actor },
+            {
+              header: "Scopes",
+              cell: (key) => (
+                <span class="badge-list">
+                  {key.scopes.map((scope) => (
+                    <span key={scope} class={`badge${scope === "admin" ? " badge-draft" : ""}`}>
+                      {scope}
                     </span>
-                  </td>
-                  <td title={key.createdAt}>{formatTime(key.createdAt)}</td>
-                  <td>
-                    {key.revokedAt ? (
-                      <span class="badge badge-danger" title={key.revokedAt}>
-                        Revoked {formatTime(key.revokedAt)}
-                      </span>
-                    ) : (
-                      <span class="badge badge-ok">Active</span>
-                    )}
-                  </td>
-                  <td class="actions-cell">
-                    {!key.revokedAt && (
-                      <button
-                        type="button"
-                        class="btn btn-danger"
-                        aria-label={`Revoke key ${key.id} (${key.actor})`}
-                        onClick={() => setRevoking(key)}
-                      >
-                        Revoke
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {keys.data?.items.length === 0 && <div class="empty">No keys yet.</div>}
-          {!keys.data && keys.loading && <div class="empty">Loading keys…</div>}
-        </TableWrap>
+                  ))}
+                </span>
+              ),
+            },
+            { header: "Created", title: (key) => key.createdAt, cell: (key) => formatTime(key.createdAt) },
+            {
+              header: "Status",
+              cell: (key) =>
+                key.revokedAt ? (
+                  <span class="badge badge-danger" title={key.revokedAt}>
+                    Revoked {formatTime(key.revokedAt)}
+                  </span>
+                ) : (
+                  <span class="badge badge-ok">Active</span>
+                ),
+            },
+            {
+              header: "Actions",
+              hideHeader: true,
+              cellClass: "actions-cell",
+              cell: (key) =>
+                !key.revokedAt && (
+                  <button
+                    type="button"
+                    class="btn btn-danger"
+                    aria-label={`Revoke key ${key.id} (${key.actor})`}
+                    onClick={() => setRevoking(key)}
+                  >
+                    Revoke
+                  </button>
+                ),
+            },
+          ]}
+        />
         <Pager cursor={cursor} next={keys.data?.nextCursor ?? null} href={href} label="Keys pages" />
-      </section>
+      </ListSection>
       {created && (
         <ShownOnceDialog
           title="Key created"

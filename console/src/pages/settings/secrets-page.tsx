@@ -7,15 +7,16 @@ import { api, cancelledBy, jsonOf, params } from "../../api/client";
 import type { ProblemError } from "../../api/problem";
 import { BusyButton } from "../../components/busy-button";
 import { ProblemView } from "../../components/problem-view";
-import { PageHeader } from "../../components/shell";
 import { useResource } from "../../components/use-resource";
 import { formatTime } from "../../components/format";
 import { AdminOnly } from "./admin-only";
 import { ConfirmDialog } from "../../components/dialog";
-import { Field, fieldErrors, messagesAt } from "../../components/field-errors";
+import { fieldErrors, messagesAt } from "../../components/field-errors";
+import { TextField } from "../../components/text-field";
 // Vite bundles the page's stylesheet through this import.
 import "./settings.css";
-import { TableWrap } from "../../components/table-wrap";
+import { DataTable } from "../../components/data-table";
+import { FormCard, ListSection } from "../../components/page-state";
 
 const secretsApi = api.v1.workspaces[":ws"].secrets;
 
@@ -27,7 +28,10 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 export function SecretsPage() {
   return (
-    <AdminOnly title="Secrets">
+    <AdminOnly
+      title="Secrets"
+      intro="Values are stored encrypted and are never shown again, here or through the API. Services name a secret as their authorization; setting an existing name replaces its value."
+    >
       <Secrets />
     </AdminOnly>
   );
@@ -43,13 +47,7 @@ function Secrets() {
 
   return (
     <>
-      <PageHeader title="Secrets" />
-      <p class="muted page-intro">
-        Values are stored encrypted and are never shown again, here or through the API. Services name a secret
-        as their authorization; setting an existing name replaces its value.
-      </p>
-      <section class="card" aria-labelledby="set-secret-title">
-        <h2 id="set-secret-title">Set a secret</h2>
+      <FormCard id="set-secret-title" title="Set a secret">
         <SetSecretForm
           ws={ws}
           name={name}
@@ -65,60 +63,60 @@ function Secrets() {
             Secret <code>{saved}</code> saved.
           </div>
         )}
-      </section>
-      <section class="stack" aria-labelledby="secrets-title">
-        <h2 id="secrets-title">Secrets</h2>
-        <ProblemView problem={secrets.problem} />
-        <TableWrap label="Secrets" busy={secrets.loading}>
-          <table class="data-table" aria-labelledby="secrets-title">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Last set</th>
-                <th scope="col">
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {secrets.data?.items.map((secret) => (
-                <tr key={secret.name}>
-                  <td class="mono">{secret.name}</td>
-                  <td title={secret.updatedAt ?? undefined}>
-                    {formatTime(secret.updatedAt)}
-                    {secret.updatedBy && <span class="muted"> by {secret.updatedBy}</span>}
-                  </td>
-                  <td class="actions-cell">
-                    <div class="row nowrap">
-                      <button
-                        type="button"
-                        class="btn"
-                        aria-label={`Replace value of ${secret.name}`}
-                        onClick={() => {
-                          setName(secret.name);
-                          valueInput.current?.focus();
-                        }}
-                      >
-                        Replace value
-                      </button>
-                      <button
-                        type="button"
-                        class="btn btn-danger"
-                        aria-label={`Delete ${secret.name}`}
-                        onClick={() => setDeleting(secret.name)}
-                      >
-                        Delete
-                      </button>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {secrets.data?.items.length === 0 && <div class="empty">No secrets yet.</div>}
-          {!secrets.data && secrets.loading && <div class="empty">Loading secrets…</div>}
-        </TableWrap>
-      </section>
+      </FormCard>
+      <ListSection id="secrets-title" title="Secrets" problem={secrets.problem}>
+        <DataTable
+          class="data-table"
+          label="Secrets"
+          labelledBy="secrets-title"
+          rows={secrets.data?.items}
+          rowKey={(secret) => secret.name}
+          loading={secrets.loading}
+          loadingText="Loading secrets…"
+          empty="No secrets yet."
+          columns={[
+            { header: "Name", cellClass: "mono", cell: (secret) => secret.name },
+            {
+              header: "Last set",
+              title: (secret) => secret.updatedAt,
+              cell: (secret) => (
+                <>
+                  {formatTime(secret.updatedAt)}
+                  {secret.updatedBy && <span class="muted"> by {secret.updatedBy}</span>}
+                </>
+              ),
+            },
+            {
+              header: "Actions",
+              hideHeader: true,
+              cellClass: "actions-cell",
+              cell: (secret) => (
+                <div class="row nowrap">
+                  <button
+                    type="button"
+                    class="btn"
+                    aria-label={`Replace value of ${secret.name}`}
+                    onClick={() => {
+                      setName(secret.name);
+                      valueInput.current?.focus();
+                    }}
+                  >
+                    Replace value
+                  </button>
+                  <button
+                    type="button"
+                    class="btn btn-danger"
+                    aria-label={`Delete ${secret.name}`}
+                    onClick={() => setDeleting(secret.name)}
+                  >
+                    Delete
+                  </button>
+                </div>
+              ),
+            },
+          ]}
+        />
+      </ListSection>
       {deleting && (
         <ConfirmDialog
           title={`Delete ${deleting}?`}
@@ -169,34 +167,29 @@ function SetSecretForm(props: {
   return (
     <form class="stack" onSubmit={(event) => event.preventDefault()} autocomplete="off">
       <div class="form-grid">
-        <Field label="Name" messages={nameErrors}>
-          {(control) => (
-            <input
-              {...control}
-              name="secret-name"
-              value={props.name}
-              required
-              maxLength={64}
-              autocomplete="off"
-              spellcheck={false}
-              onInput={(event) => props.onName(event.currentTarget.value)}
-            />
-          )}
-        </Field>
-        <Field label="Value" hint="Write-only: it is never displayed back." messages={valueErrors}>
-          {(control) => (
-            <input
-              {...control}
-              ref={valueInput}
-              name="secret-value"
-              type="password"
-              value={value}
-              required
-              autocomplete="new-password"
-              onInput={(event) => setValue(event.currentTarget.value)}
-            />
-          )}
-        </Field>
+        <TextField
+          label="Name"
+          messages={nameErrors}
+          name="secret-name"
+          value={props.name}
+          required
+          maxLength={64}
+          autocomplete="off"
+          spellcheck={false}
+          onValue={props.onName}
+        />
+        <TextField
+          label="Value"
+          hint="Write-only: it is never displayed back."
+          messages={valueErrors}
+          inputRef={valueInput}
+          name="secret-value"
+          type="password"
+          value={value}
+          required
+          autocomplete="new-password"
+          onValue={setValue}
+        />
       </div>
       <ProblemView problem={problem} />
       <div class="row">

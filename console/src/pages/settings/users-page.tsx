@@ -7,7 +7,6 @@ import type { ProblemError } from "../../api/problem";
 import { type Role, session } from "../../api/session";
 import { BusyButton } from "../../components/busy-button";
 import { ProblemView } from "../../components/problem-view";
-import { PageHeader } from "../../components/shell";
 import { useResource } from "../../components/use-resource";
 import { formatAgo, formatTime } from "../../components/format";
 import { AdminOnly } from "./admin-only";
@@ -16,11 +15,15 @@ import { InviteUserForm } from "./invite-user-form";
 import { ROLES, type SignIn, type User } from "./users-types";
 // Vite bundles the page's stylesheet through this import.
 import "./settings.css";
-import { TableWrap } from "../../components/table-wrap";
+import { DataTable } from "../../components/data-table";
+import { FormCard, ListSection } from "../../components/page-state";
 
 export function UsersPage() {
   return (
-    <AdminOnly title="Users">
+    <AdminOnly
+      title="Users"
+      intro="People who sign in to this console. Each gets a one-use sign-in link; their changes are recorded under their name."
+    >
       <Users />
     </AdminOnly>
   );
@@ -33,16 +36,20 @@ function Users() {
   const users = useResource(ws, (signal) => jsonOf(usersOf.$get(params({ ws }), cancelledBy(signal))));
   const [link, setLink] = useState<{ user: User; signIn: SignIn; invited: boolean } | null>(null);
   const [removing, setRemoving] = useState<User | null>(null);
+  // A row's last failed action (role change, new link), shown in a full-width row under it.
+  const [problems, setProblems] = useState<Record<string, ProblemError | null>>({});
+  const setProblem = (user: User, problem: ProblemError | null) =>
+    setProblems((current) => ({ ...current, [user.id]: problem }));
+  const newLink = async (user: User) => {
+    const { signIn } = await jsonOf(
+      usersOf[":userId"]["sign-in-links"].$post(params({ ws, userId: user.id })),
+    );
+    setLink({ user, signIn, invited: false });
+  };
 
   return (
     <>
-      <PageHeader title="Users" />
-      <p class="muted page-intro">
-        People who sign in to this console. Each gets a one-use sign-in link; their changes are recorded under
-        their name.
-      </p>
-      <section class="card" aria-labelledby="invite-title">
-        <h2 id="invite-title">Invite a user</h2>
+      <FormCard id="invite-title" title="Invite a user">
         <InviteUserForm
           ws={ws}
           onInvited={(user, signIn) => {
@@ -50,41 +57,84 @@ function Users() {
             void users.reload();
           }}
         />
-      </section>
-      <section class="stack" aria-labelledby="users-title">
-        <h2 id="users-title">Users</h2>
-        <ProblemView problem={users.problem} />
-        <TableWrap label="Users" busy={users.loading}>
-          <table class="data-table" aria-labelledby="users-title">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Last sign-in</th>
-                <th scope="col">Invited</th>
-                <th scope="col">
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.data?.users.map((user) => (
-                <UserRow
-                  key={user.id}
+      </FormCard>
+      <ListSection id="users-title" title="Users" problem={users.problem}>
+        <DataTable
+          class="data-table"
+          label="Users"
+          labelledBy="users-title"
+          rows={users.data?.users}
+          rowKey={(user) => user.id}
+          rowAttributes={(user) => ({ "data-user-id": user.id })}
+          loading={users.loading}
+          loadingText="Loading users…"
+          empty="No users yet."
+          expansionClass="problem-row"
+          expansion={(user) => problems[user.id] && <ProblemView problem={problems[user.id]} />}
+          columns={[
+            {
+              header: "Name",
+              cell: (user) => (
+                <>
+                  <strong>{user.name}</strong>
+                  {user.id === session.value?.user.id && <span class="muted"> (you)</span>}
+                </>
+              ),
+            },
+            { header: "Email", cell: (user) => user.email ?? <span class="muted">—</span> },
+            {
+              header: "Role",
+              cell: (user) => (
+                <RoleSelect
                   ws={ws}
                   user={user}
                   onChanged={() => void users.reload()}
-                  onLink={(signIn) => setLink({ user, signIn, invited: false })}
-                  onRemove={() => setRemoving(user)}
+                  onProblem={(p) => setProblem(user, p)}
                 />
-              ))}
-            </tbody>
-          </table>
-          {users.data?.users.length === 0 && <div class="empty">No users yet.</div>}
-          {!users.data && users.loading && <div class="empty">Loading users…</div>}
-        </TableWrap>
-      </section>
+              ),
+            },
+            {
+              header: "Last sign-in",
+              title: (user) => user.lastSignInAt,
+              cell: (user) => (user.lastSignInAt ? formatAgo(user.lastSignInAt) : "never"),
+            },
+            {
+              header: "Invited",
+              title: (user) => user.createdAt,
+              cell: (user) => (
+                <>
+                  {formatTime(user.createdAt)} <span class="muted">by {user.createdBy}</span>
+                </>
+              ),
+            },
+            {
+              header: "Actions",
+              hideHeader: true,
+              cellClass: "actions-cell",
+              cell: (user) => (
+                <div class="row nowrap">
+                  <BusyButton
+                    onClick={() => newLink(user)}
+                    onProblem={(p) => setProblem(user, p)}
+                    busyLabel="Creating link…"
+                  >
+                    <span aria-hidden="true">New sign-in link</span>
+                    <span class="sr-only">New sign-in link for {user.name}</span>
+                  </BusyButton>
+                  <button
+                    type="button"
+                    class="btn btn-danger"
+                    aria-label={`Remove ${user.name}`}
+                    onClick={() => setRemoving(user)}
+                  >
+                    Remove
+                  </button>
+                </div>
+              ),
+            },
+          ]}
+        />
+      </ListSection>
       {link && (
         <ShownOnceDialog
           title={link.invited ? `${link.user.name} is invited` : `New sign-in link for ${link.user.name}`}
@@ -120,87 +170,40 @@ function Users() {
   );
 }
 
-function UserRow(props: {
+/** A user's role, changed as soon as another is chosen (and disabled until the change is saved). */
+function RoleSelect(props: {
   ws: string;
   user: User;
   onChanged: () => void;
-  onLink: (signIn: SignIn) => void;
-  onRemove: () => void;
+  onProblem: (problem: ProblemError | null) => void;
 }) {
   const { ws, user } = props;
-  const [problem, setProblem] = useState<ProblemError | null>(null);
   const [saving, setSaving] = useState(false);
   const changeRole = async (role: Role) => {
     setSaving(true);
-    setProblem(null);
+    props.onProblem(null);
     try {
       await usersOf[":userId"].$patch({ ...params({ ws, userId: user.id }), json: { role } });
       props.onChanged();
     } catch (error) {
-      setProblem(error as ProblemError);
+      props.onProblem(error as ProblemError);
     } finally {
       setSaving(false);
     }
   };
-  const newLink = async () => {
-    const { signIn } = await jsonOf(
-      usersOf[":userId"]["sign-in-links"].$post(params({ ws, userId: user.id })),
-    );
-    props.onLink(signIn);
-  };
   return (
-    <>
-      <tr data-user-id={user.id}>
-        <td>
-          <strong>{user.name}</strong>
-          {user.id === session.value?.user.id && <span class="muted"> (you)</span>}
-        </td>
-        <td>{user.email ?? <span class="muted">—</span>}</td>
-        <td>
-          <select
-            aria-label={`Role of ${user.name}`}
-            value={user.role}
-            disabled={saving}
-            aria-busy={saving}
-            onChange={(event) => void changeRole(event.currentTarget.value as Role)}
-          >
-            {ROLES.map(({ role }) => (
-              <option key={role} value={role}>
-                {role}
-              </option>
-            ))}
-          </select>
-        </td>
-        <td title={user.lastSignInAt ?? undefined}>
-          {user.lastSignInAt ? formatAgo(user.lastSignInAt) : "never"}
-        </td>
-        <td title={user.createdAt}>
-          {formatTime(user.createdAt)} <span class="muted">by {user.createdBy}</span>
-        </td>
-        <td class="actions-cell">
-          <div class="row nowrap">
-            <BusyButton onClick={newLink} onProblem={setProblem} busyLabel="Creating link…">
-              <span aria-hidden="true">New sign-in link</span>
-              <span class="sr-only">New sign-in link for {user.name}</span>
-            </BusyButton>
-            <button
-              type="button"
-              class="btn btn-danger"
-              aria-label={`Remove ${user.name}`}
-              onClick={props.onRemove}
-            >
-              Remove
-            </button>
-          </div>
-        </td>
-      </tr>
-      {problem && (
-        <tr class="problem-row">
-          <td colSpan={6}>
-            <ProblemView problem={problem} />
-          </td>
-        </tr>
-      )}
-    </>
+    <select
+      aria-label={`Role of ${user.name}`}
+      value={user.role}
+      disabled={saving}
+      aria-busy={saving}
+      onChange={(event) => void changeRole(event.currentTarget.value as Role)}
+    >
+      {ROLES.map(({ role }) => (
+        <option key={role} value={role}>
+          {role}
+        </option>
+      ))}
+    </select>
   );
 }
