@@ -1,7 +1,10 @@
 // HTTP client for the Rayrun API: JSON in, JSON out, problem documents become
 // CliError values carrying the problem's stable `code` and what it names:
 // the fields it refused (`errors[]`) and, for code that does not compile,
-// where in the source (`diagnostics[]`).
+// where in the source (`diagnostics[]`). Requests go through hono's client typed by the api's
+// routes (ApiApp), so what a command sends and reads is checked against the API itself.
+import { hc } from "hono/client";
+import type { ApiApp, FileTestApp, LifecycleApp, ToolConsoleApp } from "../workers/api/app.ts";
 
 /** One refused field of a request: a JSON-pointer path into the body or query, and why. */
 export interface FieldError {
@@ -67,53 +70,73 @@ export interface Connection {
   key: string | undefined;
 }
 
-export interface RequestOptions {
-  body?: unknown;
-  headers?: Record<string, string>;
-  /** Answer text instead of parsing JSON (diffs, NDJSON). */
-  text?: boolean;
-}
-
-export interface ApiResponse<T> {
-  data: T;
-  headers: Headers;
-  status: number;
-}
-
-export async function request<T = unknown>(
-  conn: Connection,
-  method: string,
-  path: string,
-  options: RequestOptions = {},
-): Promise<ApiResponse<T>> {
-  const headers: Record<string, string> = { "x-rayrun-channel": "cli", ...options.headers };
-  if (conn.key) headers.authorization = `Bearer ${conn.key}`;
-  let body: string | undefined;
-  if (options.body !== undefined) {
-    headers["content-type"] = "application/json";
-    body = JSON.stringify(options.body);
-  }
-  let res: Response;
-  try {
-    res = await fetch(new URL(path, conn.url), { method, headers, body });
-  } catch (error) {
-    throw new CliError(`cannot reach ${conn.url}: ${(error as Error).message}`, "connection_failed");
-  }
-  const text = await res.text();
-  if (!res.ok) {
-    let problem: { code?: string; title?: string; detail?: string } = {};
+/**
+ * `fetch` for hono's client: the CLI's headers on every request, an unreachable server as a
+ * `connection_failed` CliError, and every answer that is not 2xx as a CliError from its problem
+ * document; what gets through is a successful answer.
+ */
+function cliFetch(conn: Connection): typeof fetch {
+  return async (input, init) => {
+    let res: Response;
     try {
-      problem = JSON.parse(text) as typeof problem;
-    } catch {
-      // not a problem document; fall through with the raw status
+      res = await fetch(new URL(input instanceof Request ? input.url : input), init);
+    } catch (error) {
+      throw new CliError(`cannot reach ${conn.url}: ${(error as Error).message}`, "connection_failed");
     }
-    throw new CliError(
-      problem.detail ?? problem.title ?? `HTTP ${res.status}`,
-      problem.code ?? `http_${res.status}`,
-      res.status,
-      problem,
-    );
+    if (!res.ok) {
+      const text = await res.text();
+      let problem: { code?: string; title?: string; detail?: string } = {};
+      try {
+        problem = JSON.parse(text) as typeof problem;
+      } catch {
+        // not a problem document; fall through with the raw status
+      }
+      throw new CliError(
+        problem.detail ?? problem.title ?? `HTTP ${res.status}`,
+        problem.code ?? `http_${res.status}`,
+        res.status,
+        problem,
+      );
+    }
+    return res;
+  };
+}
+
+/** Where paths start: the configured URL's origin (a path in it is ignored, as before). */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    // Not a URL: requests fail as `connection_failed`, saying why.
+    return url;
   }
-  const data = (options.text ? text : text === "" ? null : JSON.parse(text)) as T;
-  return { data, headers: res.headers, status: res.status };
+}
+
+function clientOptions(conn: Connection) {
+  return {
+    fetch: cliFetch(conn),
+    headers: {
+      "x-rayrun-channel": "cli",
+      ...(conn.key ? { authorization: `Bearer ${conn.key}` } : {}),
+    },
+  };
+}
+
+/** hono's client typed by the api's own routes (`import type`: no server code is loaded). */
+export const apiClient = (conn: Connection) => hc<ApiApp>(originOf(conn.url), clientOptions(conn));
+export type Api = ReturnType<typeof apiClient>;
+
+/** The lifecycle routes (drafts, versions, deployments, logs) under a target's base path. */
+export const lifecycleClient = (conn: Connection, base: string) =>
+  hc<LifecycleApp>(`${originOf(conn.url)}${base}`, clientOptions(conn));
+/** A tool adapter's test console and declarations under its base path (`…/tools/{tool}/hook`). */
+export const toolConsoleClient = (conn: Connection, base: string) =>
+  hc<ToolConsoleApp>(`${originOf(conn.url)}${base}`, clientOptions(conn));
+/** A workspace file's test console under its base path (`…/files/{path}`). */
+export const fileTestClient = (conn: Connection, base: string) =>
+  hc<FileTestApp>(`${originOf(conn.url)}${base}`, clientOptions(conn));
+
+/** The JSON of a call's answer, typed by its route; failures were already thrown by the client's fetch. */
+export async function jsonOf<T>(call: Promise<{ json(): Promise<T> }>): Promise<T> {
+  return (await call).json();
 }

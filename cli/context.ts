@@ -1,4 +1,14 @@
-import { CliError, request, type ApiResponse, type Connection, type RequestOptions } from "./client.ts";
+import type { InferResponseType } from "hono/client";
+import {
+  type Api,
+  apiClient,
+  CliError,
+  type Connection,
+  fileTestClient,
+  jsonOf,
+  lifecycleClient,
+  toolConsoleClient,
+} from "./client.ts";
 import type { Settings } from "./config.ts";
 import type { Output } from "./output.ts";
 
@@ -13,16 +23,30 @@ export class CommandContext {
   readonly out: Output;
   readonly flags: Flags;
   readonly args: string[];
+  /** The API, typed by its routes; a failed call throws a CliError. */
+  readonly api: Api;
   constructor(settings: Settings, out: Output, flags: Flags, args: string[]) {
     this.settings = settings;
     this.out = out;
     this.flags = flags;
     this.args = args;
     this.conn = { url: settings.url, key: settings.key };
+    this.api = apiClient(this.conn);
   }
 
-  call<T = unknown>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>> {
-    return request<T>(this.conn, method, path, options);
+  /** The lifecycle routes under a target's base path (`…/tools/{tool}/hook`, `…/files/{path}`). */
+  lifecycle(base: string) {
+    return lifecycleClient(this.conn, base);
+  }
+
+  /** A tool adapter's test console and declarations under its base path. */
+  toolConsole(base: string) {
+    return toolConsoleClient(this.conn, base);
+  }
+
+  /** A workspace file's test console under its base path. */
+  fileTest(base: string) {
+    return fileTestClient(this.conn, base);
   }
 
   workspace(): string {
@@ -61,26 +85,19 @@ export class CommandContext {
   }
 }
 
-interface ToolRow {
-  uid: string;
-  name: string;
-  publicName?: string;
-}
-
 /** A tool by uid or by (public) name; names that match several tools are refused. */
 export async function resolveTool(ctx: CommandContext): Promise<string> {
   const wanted = ctx.required("tool");
   if (wanted.startsWith("tool_")) return wanted;
-  const matches: ToolRow[] = [];
+  const list = ctx.api.v1.workspaces[":ws"].tools.$get;
+  const matches: InferResponseType<typeof list, 200>["items"] = [];
   let cursor: string | null = null;
   do {
-    const query: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : "";
-    const page: ApiResponse<{ items: ToolRow[]; nextCursor: string | null }> = await ctx.call(
-      "GET",
-      `/v1/workspaces/${ctx.workspace()}/tools?limit=200${query}`,
+    const page: InferResponseType<typeof list, 200> = await jsonOf(
+      list({ param: { ws: ctx.workspace() }, query: { limit: "200", ...(cursor ? { cursor } : {}) } }),
     );
-    matches.push(...page.data.items.filter((t) => t.publicName === wanted || t.name === wanted));
-    cursor = page.data.nextCursor;
+    matches.push(...page.items.filter((t) => t.name === wanted));
+    cursor = page.nextCursor;
   } while (cursor);
   const [first, second] = matches;
   if (!first) throw new CliError(`no tool named ${wanted} in workspace ${ctx.workspace()}`, "not_found");

@@ -1,38 +1,23 @@
 // How a target's draft reads in a terminal: `show`'s summary and what `save`
 // reports (the version, whether the API reformatted the source, and where a
 // saved draft does not compile).
-import type { CliError, SourceDiagnostic } from "./client.ts";
+import type { InferResponseType } from "hono/client";
+import type { CliError, lifecycleClient, SourceDiagnostic } from "./client.ts";
 import { diagnosticLine, keyValue, type Output } from "./output.ts";
 
-type Row = Record<string, unknown>;
+/** The lifecycle routes under a target's base path. */
+export type Lifecycle = ReturnType<typeof lifecycleClient>;
+/** The answer to `GET {base}`: the draft and the deployments. */
+type TargetState = InferResponseType<Lifecycle["index"]["$get"], 200>;
+/** The answer to `PUT {base}/draft`. */
+type SavedDraft = InferResponseType<Lifecycle["draft"]["$put"], 200>;
+type Pointer = TargetState["deployments"]["active"];
 
-export interface DraftView {
-  source: string;
-  config: Record<string, unknown>;
-  version: number;
-  formatted: boolean;
-  updatedAt: string | null;
-  actor: string | null;
-  channel: string | null;
-  note: string | null;
-}
-
-/** The answer to `PUT …/draft`. */
-export interface SavedDraft {
-  draft: DraftView;
-  version: number;
-  noop: boolean;
-}
-
-const pointer = (value: unknown): string => {
-  const p = value as { revisionId?: string; setAt?: string } | null | undefined;
-  return p?.revisionId ? `${p.revisionId} (since ${String(p.setAt)})` : "-";
-};
+const pointer = (p: Pointer): string => (p ? `${p.revisionId} (since ${p.setAt})` : "-");
 
 /** `show`: the draft's metadata and deployments, then its source. */
-export function draftSummary(data: Row): string {
-  const draft = data.draft as DraftView;
-  const deployments = (data.deployments ?? {}) as Row;
+export function draftSummary(data: TargetState): string {
+  const { draft, deployments } = data;
   const head = keyValue([
     ["version", draft.version === 0 ? "0 (nothing saved yet)" : draft.version],
     ...(draft.updatedAt === null

@@ -5,34 +5,33 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { InferResponseType } from "hono/client";
+import type { Api } from "../client.ts";
 import { CliError } from "../client.ts";
 import type { CommandContext } from "../context.ts";
 import { table } from "../output.ts";
 
 type Row = Record<string, unknown>;
 
-export interface StoredConfig {
-  /** The config in force: what was stored, with defaults filled in. */
-  config: Row;
-  version: number;
-  etag: string;
-  updatedAt: string | null;
-  updatedBy: string | null;
-}
+type ConfigRoutes = Api["v1"]["workspaces"][":ws"]["config"];
+/** The config in force (what was stored, with defaults filled in), its version and ETag. */
+export type StoredConfig = InferResponseType<ConfigRoutes["$get"], 200>;
 
-const configPath = (ctx: CommandContext) => `/v1/workspaces/${ctx.workspace()}/config`;
+const configOf = (ctx: CommandContext) => ctx.api.v1.workspaces[":ws"].config;
+const wsParam = (ctx: CommandContext) => ({ param: { ws: ctx.workspace() } });
 
 export async function readStoredConfig(ctx: CommandContext): Promise<StoredConfig> {
-  const { data, headers } = await ctx.call<StoredConfig>("GET", configPath(ctx));
-  return { ...data, etag: headers.get("etag") ?? data.etag };
+  const res = await configOf(ctx).$get(wsParam(ctx));
+  const data = await res.json();
+  return { ...data, etag: res.headers.get("etag") ?? data.etag };
 }
 
 async function writeConfig(ctx: CommandContext, document: Row, etag: string): Promise<StoredConfig> {
-  const { data, headers } = await ctx.call<StoredConfig>("PUT", configPath(ctx), {
-    body: document,
-    headers: { "if-match": etag },
-  });
-  return { ...data, etag: headers.get("etag") ?? data.etag };
+  // The API validates the document (400 invalid_request with the refused fields).
+  const json = document as Parameters<ConfigRoutes["$put"]>[0]["json"];
+  const res = await configOf(ctx).$put({ ...wsParam(ctx), json }, { headers: { "if-match": etag } });
+  const data = await res.json();
+  return { ...data, etag: res.headers.get("etag") ?? data.etag };
 }
 
 const isStale = (error: unknown) => error instanceof CliError && error.status === 412;

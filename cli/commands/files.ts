@@ -1,12 +1,15 @@
 // `rayrun files …`: workspace files (`lib/…` lambdas, `plugins/…` plugins),
 // with the same lifecycle commands as `rayrun hooks`; the file's path is the
 // first argument (`rayrun files deploy lib/policy.ts 2 --channel active`).
-import { CliError } from "../client.ts";
+import type { InferResponseType } from "hono/client";
+import { type Api, CliError, jsonOf } from "../client.ts";
 import type { CommandContext } from "../context.ts";
 import { readLocalJson } from "../local-file.ts";
 import { table } from "../output.ts";
 import { syntaxErrors } from "../parse-check.ts";
-import { jsonFlag, lifecycleCommands, printLogs, printTestRun, runTest, type Row } from "./lifecycle.ts";
+import { jsonFlag, lifecycleCommands, printLogs, printTestRun, runTest } from "./lifecycle.ts";
+
+type FileItem = InferResponseType<Api["v1"]["workspaces"][":ws"]["files"]["$get"], 200>["items"][number];
 
 /** `…/files/{path}`: the path travels as one URL-encoded segment. */
 async function filePath(ctx: CommandContext): Promise<string> {
@@ -15,8 +18,8 @@ async function filePath(ctx: CommandContext): Promise<string> {
 }
 
 /** The revision a listed file's channel points at, if any. */
-const deployed = (file: Row, channel: "active" | "shadow") =>
-  ((file.deployments as Record<string, Row | null>)[channel]?.revisionId as string | undefined) ?? null;
+const deployed = (file: FileItem, channel: "active" | "shadow") =>
+  file.deployments[channel]?.revisionId ?? null;
 
 export const files = {
   ...lifecycleCommands({
@@ -30,14 +33,13 @@ export const files = {
   }),
 
   async list(ctx: CommandContext) {
-    const params = new URLSearchParams({ limit: ctx.flag("limit") ?? "50" });
+    const query: Record<string, string> = { limit: ctx.flag("limit") ?? "50" };
     for (const name of ["kind", "cursor"]) {
       const value = ctx.flag(name);
-      if (value !== undefined) params.set(name, value);
+      if (value !== undefined) query[name] = value;
     }
-    const { data } = await ctx.call<{ items: Row[]; nextCursor: string | null }>(
-      "GET",
-      `/v1/workspaces/${ctx.workspace()}/files?${params.toString()}`,
+    const data = await jsonOf(
+      ctx.api.v1.workspaces[":ws"].files.$get({ param: { ws: ctx.workspace() }, query }),
     );
     ctx.out.print(data, () => {
       const rows = table(data.items, [
@@ -69,10 +71,13 @@ export const files = {
       ...(mocks === undefined ? {} : { hostCalls: readLocalJson(mocks) }),
       ...(version ? { version: Number(version) } : {}),
     };
-    const data = await runTest(ctx, `${await filePath(ctx)}/test`, body);
+    const test = ctx.fileTest(await filePath(ctx)).test;
+    // The API refuses input that is not JSON it accepts (400 invalid_request).
+    const json = body as Parameters<typeof test.$post>[0]["json"];
+    const data = await runTest(ctx, body, () => jsonOf(test.$post({ json })));
     printTestRun(ctx, data, () => ("value" in data ? JSON.stringify(data.value) : "(undefined: no change)"));
     // A mock no call reached, or a call no mock answered, is worth a look even when the run passed.
-    const usage = data.hostCalls as { used: number; unused: number; unmatched: number } | undefined;
+    const usage = data.hostCalls;
     if (usage !== undefined && (usage.unused > 0 || usage.unmatched > 0)) {
       ctx.out.warn([
         `host calls: ${usage.used} mocks used, ${usage.unused} unused, ${usage.unmatched} calls without a matching mock`,
@@ -81,6 +86,7 @@ export const files = {
   },
 
   async logs(ctx: CommandContext) {
-    await printLogs(ctx, `${await filePath(ctx)}/logs`);
+    const lifecycle = ctx.lifecycle(await filePath(ctx));
+    await printLogs(ctx, (query) => lifecycle.logs.$get({ query }));
   },
 };

@@ -1,5 +1,5 @@
 // `rayrun hooks …`: the lifecycle of one tool's adapter.
-import { CliError, type SourceDiagnostic } from "../client.ts";
+import { CliError, jsonOf, type SourceDiagnostic } from "../client.ts";
 import { resolveTool, type CommandContext } from "../context.ts";
 import {
   type DraftCheck,
@@ -17,7 +17,7 @@ async function hookPath(ctx: CommandContext): Promise<string> {
 /** The API's stateless compile: the same diagnostics a test or deploy of this source would report. */
 async function compileCheck(ctx: CommandContext, draft: DraftCheck): Promise<SourceDiagnostic[]> {
   try {
-    await ctx.call("POST", "/v1/compile", { body: { source: draft.source, config: draft.config } });
+    await ctx.api.v1.compile.$post({ json: { source: draft.source, config: draft.config } });
     return [];
   } catch (error) {
     if (!(error instanceof CliError) || error.code !== "compile_failed") throw error;
@@ -43,20 +43,26 @@ export const hooks = {
       ...(ctx.flag("result") ? { result: jsonFlag(ctx, "result") } : {}),
       ...(version ? { version: Number(version) } : {}),
     };
-    const data = await runTest(ctx, `${await hookPath(ctx)}/test`, body);
-    printTestRun(ctx, data, () => JSON.stringify(data.outcome));
+    const test = ctx.toolConsole(await hookPath(ctx)).test;
+    // The API refuses a stage or arguments it does not accept (400 invalid_request).
+    const json = body as Parameters<typeof test.$post>[0]["json"];
+    const data = await runTest(ctx, body, () => jsonOf(test.$post({ json })));
+    printTestRun(ctx, data, (passed) => JSON.stringify(passed.outcome));
   },
 
   async types(ctx: CommandContext) {
-    const { data } = await ctx.call<string>("GET", `${await hookPath(ctx)}/types`, { text: true });
-    process.stdout.write(data);
+    const res = await ctx.toolConsole(await hookPath(ctx)).types.$get();
+    process.stdout.write(await res.text());
   },
 
   /** One tool's runs with --tool, else every hook's runs in the workspace. */
   async logs(ctx: CommandContext) {
-    const path = ctx.flag("tool")
-      ? `${await hookPath(ctx)}/logs`
-      : `/v1/workspaces/${ctx.workspace()}/hooks/logs`;
-    await printLogs(ctx, path);
+    if (ctx.flag("tool")) {
+      const lifecycle = ctx.lifecycle(await hookPath(ctx));
+      await printLogs(ctx, (query) => lifecycle.logs.$get({ query }));
+    } else {
+      const param = { ws: ctx.workspace() };
+      await printLogs(ctx, (query) => ctx.api.v1.workspaces[":ws"].hooks.logs.$get({ param, query }));
+    }
   },
 };

@@ -2,14 +2,14 @@
 // and a workspace file (`rayrun files`) — over the same API routes under the
 // target's base path. Each command family says where the base path comes from
 // and where its positional arguments start.
-import { CliError, type SourceDiagnostic } from "../client.ts";
+import type { InferResponseType } from "hono/client";
+import { CliError, jsonOf, type SourceDiagnostic } from "../client.ts";
 import { confirm } from "../confirm.ts";
 import type { CommandContext } from "../context.ts";
-import { draftSummary, saveReport, type SavedDraft } from "../draft-view.ts";
+import { draftSummary, saveReport, type Lifecycle } from "../draft-view.ts";
 import { readLocalFile, readLocalJson } from "../local-file.ts";
 import { table } from "../output.ts";
 
-export type Row = Record<string, unknown>;
 type Command = (ctx: CommandContext) => Promise<void>;
 
 /** A saved draft to check: the source as sent, its config, and whether the API could format (parse) it. */
@@ -33,9 +33,18 @@ export interface Place {
   check(ctx: CommandContext, draft: DraftCheck): Promise<SourceDiagnostic[]>;
 }
 
+/** The answer of `…/logs` and `…/hooks/logs`. */
+type LogAnswer = ReturnType<Lifecycle["logs"]["$get"]>;
+/** A page of hook-run records, as JSON (NDJSON only when asked for, which the CLI never does). */
+export type LogPage = Extract<InferResponseType<Lifecycle["logs"]["$get"], 200>, { items: unknown }>;
+type DraftBody = Parameters<Lifecycle["draft"]["$put"]>[0]["json"];
+type Channel = Parameters<Lifecycle["deployments"]["$post"]>[0]["json"]["channel"];
+/** The log filters as query parameters. */
+export type LogQuery = Record<string, string>;
+
 /** The draft's current ETag, for commands that change it under optimistic concurrency. */
-async function currentEtag(ctx: CommandContext, base: string): Promise<string> {
-  const { headers } = await ctx.call("GET", base);
+async function currentEtag(lifecycle: Lifecycle): Promise<string> {
+  const { headers } = await lifecycle.index.$get();
   const etag = headers.get("etag");
   if (!etag) throw new CliError("the server sent no ETag for the draft", "missing_etag");
   return etag;
@@ -51,28 +60,43 @@ export function jsonFlag(ctx: CommandContext, name: string): unknown {
   }
 }
 
+/** What both test consoles answer with: the outcome or the failure, and the hook's log lines. */
+interface TestRun {
+  ok: boolean;
+  code?: unknown;
+  message?: unknown;
+  logs?: readonly { level: unknown; message: unknown }[];
+}
+
 /** Runs a test console request under a spinner; the API compiles the version first. */
-export function runTest(ctx: CommandContext, path: string, body: Row): Promise<Row> {
+export function runTest<T>(
+  ctx: CommandContext,
+  body: { version?: number },
+  call: () => Promise<T>,
+): Promise<T> {
   const version = typeof body.version === "number" ? `version ${body.version}` : "the draft";
-  return ctx.out.busy(`compiling and running ${version}`, async () => {
-    const { data } = await ctx.call<Row>("POST", path, { body });
-    return data;
-  });
+  return ctx.out.busy(`compiling and running ${version}`, call);
 }
 
 /** A test console answer: the outcome or the failure, then the hook's log lines; exit 1 on failure. */
-export function printTestRun(ctx: CommandContext, data: Row, outcome: () => string): void {
+export function printTestRun<T extends TestRun>(
+  ctx: CommandContext,
+  data: T,
+  outcome: (passed: Extract<T, { ok: true }>) => string,
+): void {
   ctx.out.print(data, () => {
-    const head = data.ok ? `ok: ${outcome()}` : `failed: ${String(data.code)}: ${String(data.message)}`;
-    const logs = (data.logs as Row[] | undefined) ?? [];
+    const head = data.ok
+      ? `ok: ${outcome(data as Extract<T, { ok: true }>)}`
+      : `failed: ${String(data.code)}: ${String(data.message)}`;
+    const logs = data.logs ?? [];
     return [head, ...logs.map((l) => `  [${String(l.level)}] ${String(l.message)}`)].join("\n");
   });
   if (!data.ok) process.exitCode = 1;
 }
 
-/** `?stage=…&…` from the log filter flags. */
-export function logQuery(ctx: CommandContext): string {
-  const params = new URLSearchParams();
+/** `{ stage: …, … }` from the log filter flags. */
+export function logQuery(ctx: CommandContext): LogQuery {
+  const params: LogQuery = {};
   for (const name of [
     "stage",
     "outcome",
@@ -87,16 +111,14 @@ export function logQuery(ctx: CommandContext): string {
     "cursor",
   ]) {
     const value = ctx.flag(name);
-    if (value !== undefined) params.set(name === "request-id" ? "requestId" : name, value);
+    if (value !== undefined) params[name === "request-id" ? "requestId" : name] = value;
   }
-  return params.toString();
+  return params;
 }
 
-export async function printLogs(ctx: CommandContext, path: string): Promise<void> {
-  const { data } = await ctx.call<{ items: Row[]; nextCursor: string | null }>(
-    "GET",
-    `${path}?${logQuery(ctx)}`,
-  );
+/** A page of run records, with the filters and cursor `read` was given. */
+export async function printLogs(ctx: CommandContext, read: (query: LogQuery) => LogAnswer): Promise<void> {
+  const data = (await jsonOf(read(logQuery(ctx)))) as LogPage;
   ctx.out.print(data, () => {
     const rows = table(data.items, [
       ["time", (r) => r.at],
@@ -115,11 +137,15 @@ export async function printLogs(ctx: CommandContext, path: string): Promise<void
   });
 }
 
+/** `{ param: { n } }` for the routes under `…/versions/{n}`. */
+const versionParam = (n: number) => ({ param: { n: String(n) } });
+
 export function lifecycleCommands(place: Place): Record<string, Command> {
   const version = (ctx: CommandContext) => ctx.number(place.first, "version");
+  const lifecycle = async (ctx: CommandContext) => ctx.lifecycle(await place.base(ctx));
   return {
     async show(ctx) {
-      const { data } = await ctx.call<Row>("GET", await place.base(ctx));
+      const data = await jsonOf((await lifecycle(ctx)).index.$get());
       ctx.out.print(data, () => draftSummary(data));
     },
 
@@ -132,12 +158,11 @@ export function lifecycleCommands(place: Place): Record<string, Command> {
         ...(configFile ? { config: readLocalJson(configFile) } : {}),
         ...(ctx.flag("note") ? { note: ctx.flag("note") } : {}),
       };
-      const base = await place.base(ctx);
-      const etag = await currentEtag(ctx, base);
-      const { data } = await ctx.call<SavedDraft>("PUT", `${base}/draft`, {
-        body,
-        headers: { "if-match": etag },
-      });
+      const api = await lifecycle(ctx);
+      const etag = await currentEtag(api);
+      // The API validates the config (400 invalid_request with the refused fields).
+      const json = body as DraftBody;
+      const data = await jsonOf(api.draft.$put({ json }, { headers: { "if-match": etag } }));
       // Drafts may be incomplete, so a draft that does not compile is saved; the user is told where it fails.
       let diagnostics: SourceDiagnostic[] | undefined;
       let unchecked: CliError | undefined;
@@ -157,10 +182,8 @@ export function lifecycleCommands(place: Place): Record<string, Command> {
     async history(ctx) {
       const limit = ctx.flag("limit") ?? "50";
       const cursor = ctx.flag("cursor");
-      const query = `?limit=${encodeURIComponent(limit)}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
-      const { data } = await ctx.call<{ items: Row[]; nextCursor: string | null }>(
-        "GET",
-        `${await place.base(ctx)}/versions${query}`,
+      const data = await jsonOf(
+        (await lifecycle(ctx)).versions.$get({ query: { limit, ...(cursor ? { cursor } : {}) } }),
       );
       ctx.out.print(data, () =>
         [
@@ -178,9 +201,9 @@ export function lifecycleCommands(place: Place): Record<string, Command> {
 
     async diff(ctx) {
       const n = version(ctx);
-      const { data } = await ctx.call<Row>("GET", `${await place.base(ctx)}/versions/${n}/diff`);
+      const data = await jsonOf((await lifecycle(ctx)).versions[":n"].diff.$get(versionParam(n)));
       ctx.out.print(data, () => {
-        const changed = data.changed as { source: boolean; config: boolean };
+        const { changed } = data;
         const parts = [
           ...(changed.source
             ? [typeof data.source === "string" ? data.source : "(source diff too large)"]
@@ -197,34 +220,33 @@ export function lifecycleCommands(place: Place): Record<string, Command> {
 
     async restore(ctx) {
       const n = version(ctx);
-      const base = await place.base(ctx);
-      const etag = await currentEtag(ctx, base);
-      const { data } = await ctx.call<Row>("POST", `${base}/versions/${n}/restore`, {
-        headers: { "if-match": etag },
-      });
-      ctx.out.print(data, () => `Restored version ${n} as version ${String(data.version)}`);
+      const api = await lifecycle(ctx);
+      const etag = await currentEtag(api);
+      const data = await jsonOf(
+        api.versions[":n"].restore.$post(versionParam(n), { headers: { "if-match": etag } }),
+      );
+      ctx.out.print(data, () => `Restored version ${n} as version ${data.version}`);
     },
 
     async deploy(ctx) {
       const n = version(ctx);
       const channel = ctx.required("channel");
-      const base = await place.base(ctx);
-      const { data } = await ctx.out.busy(
+      const api = await lifecycle(ctx);
+      const data = await ctx.out.busy(
         `compiling, checking tests and deploying version ${n} to ${channel}`,
-        () => ctx.call<Row>("POST", `${base}/deployments`, { body: { version: n, channel } }),
+        // The API refuses a channel it does not know (400 invalid_request).
+        () => jsonOf(api.deployments.$post({ json: { version: n, channel: channel as Channel } })),
       );
-      const revision = data.revision as Row;
       ctx.out.print(
         data,
         () =>
-          `Deployed version ${n} to ${channel} as revision ${String(revision.id)}${data.reused ? " (reused an identical compile)" : ""}`,
+          `Deployed version ${n} to ${channel} as revision ${data.revision.id}${data.reused ? " (reused an identical compile)" : ""}`,
       );
     },
 
     async revisions(ctx) {
-      const { data } = await ctx.call<{ items: Row[]; nextCursor: string | null }>(
-        "GET",
-        `${await place.base(ctx)}/revisions?limit=${encodeURIComponent(ctx.flag("limit") ?? "50")}`,
+      const data = await jsonOf(
+        (await lifecycle(ctx)).revisions.$get({ query: { limit: ctx.flag("limit") ?? "50" } }),
       );
       ctx.out.print(data, () =>
         table(data.items, [
@@ -240,9 +262,12 @@ export function lifecycleCommands(place: Place): Record<string, Command> {
     async rollback(ctx) {
       const revision = ctx.arg(place.first, "revision");
       const channel = ctx.flag("channel");
-      const { data } = await ctx.call<Row>("POST", `${await place.base(ctx)}/rollback`, {
-        body: { revision, ...(channel ? { channel } : {}) },
-      });
+      const data = await jsonOf(
+        (await lifecycle(ctx)).rollback.$post({
+          // The API refuses a channel it does not know (400 invalid_request).
+          json: { revision, ...(channel ? { channel: channel as Channel } : {}) },
+        }),
+      );
       ctx.out.print(data, () => `Rolled ${channel ?? "active"} back to revision ${revision}`);
     },
 
@@ -253,7 +278,7 @@ export function lifecycleCommands(place: Place): Record<string, Command> {
         `reset ${place.label(ctx)}`,
         "this permanently removes its draft, versions and deployment revisions",
       );
-      const { data } = await ctx.call<Row>("POST", `${await place.base(ctx)}/reset`);
+      const data = await jsonOf((await lifecycle(ctx)).reset.$post());
       ctx.out.print(
         data,
         () => "Reset: draft, versions and deployment revisions removed; reset event recorded",
@@ -261,7 +286,9 @@ export function lifecycleCommands(place: Place): Record<string, Command> {
     },
 
     async export(ctx) {
-      const { data } = await ctx.call<Row>("GET", `${await place.base(ctx)}/export`);
+      // Streamed by the API, so its type is not inferred: any JSON is printed as it came.
+      const res = await (await lifecycle(ctx)).export.$get();
+      const data: unknown = await res.json();
       process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
     },
   };

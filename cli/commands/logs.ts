@@ -2,10 +2,10 @@
 // filters `rayrun hooks logs` takes. `--follow` prints the latest few, then
 // polls and prints each new record as it arrives until interrupted (Ctrl-C exits 0).
 import { setTimeout as delay } from "node:timers/promises";
-import { CliError } from "../client.ts";
+import { CliError, jsonOf } from "../client.ts";
 import { resolveTool, type CommandContext } from "../context.ts";
 import { hooks } from "./hooks.ts";
-import { logQuery, type Row } from "./lifecycle.ts";
+import { type LogPage, logQuery } from "./lifecycle.ts";
 
 const POLL_MS = 1000;
 /** How many records --follow prints before the new ones, unless --limit says. */
@@ -20,7 +20,7 @@ const PAGE = 200;
 /** Pages read per poll at most: a burst beyond this many records is not printed whole. */
 const MAX_PAGES = 5;
 
-type Page = { items: Row[]; nextCursor: string | null };
+type Row = LogPage["items"][number];
 
 const COLUMNS: [string, number, (r: Row) => unknown][] = [
   ["time", 24, (r) => r.at],
@@ -51,7 +51,7 @@ function remember(seen: Map<string, number>, records: Row[], newest: number | nu
   let latest = newest;
   for (const r of records) {
     const at = atMs(r);
-    seen.set(String(r.id), at);
+    seen.set(r.id, at);
     if (Number.isFinite(at)) latest = Math.max(latest ?? at, at);
   }
   return latest;
@@ -70,9 +70,8 @@ async function follow(ctx: CommandContext): Promise<void> {
     );
   }
   const ws = ctx.workspace();
-  const path = ctx.flag("tool")
-    ? `/v1/workspaces/${ws}/tools/${await resolveTool(ctx)}/hook/logs`
-    : `/v1/workspaces/${ws}/hooks/logs`;
+  const tool = ctx.flag("tool") ? await resolveTool(ctx) : undefined;
+  const workspaceApi = ctx.api.v1.workspaces[":ws"];
   const filters = new URLSearchParams(logQuery(ctx));
   const since = filters.get("since");
   const sinceMs = since === null ? Number.NEGATIVE_INFINITY : Date.parse(since);
@@ -97,11 +96,19 @@ async function follow(ctx: CommandContext): Promise<void> {
   const seen = new Map<string, number>();
   let newest: number | null = null;
   let failing = false;
-  const fetchPage = (params: URLSearchParams) => ctx.call<Page>("GET", `${path}?${params.toString()}`);
+  const fetchPage = async (params: URLSearchParams): Promise<LogPage> => {
+    const query = Object.fromEntries(params);
+    const answer =
+      tool === undefined
+        ? workspaceApi.hooks.logs.$get({ param: { ws }, query })
+        : workspaceApi.tools[":tool"].hook.logs.$get({ param: { ws, tool }, query });
+    // JSON: NDJSON only when asked for.
+    return (await jsonOf(answer)) as LogPage;
+  };
   try {
     const first = new URLSearchParams(filters);
     first.set("limit", ctx.flag("limit") ?? String(BACKLOG));
-    const backlog = (await fetchPage(first)).data.items;
+    const backlog = (await fetchPage(first)).items;
     if (!ctx.out.json) process.stdout.write(`${line(COLUMNS.map(([name]) => name.toUpperCase()))}\n`);
     newest = remember(seen, backlog, newest);
     print(backlog.toReversed());
@@ -117,8 +124,8 @@ async function follow(ctx: CommandContext): Promise<void> {
       const fresh: Row[] = [];
       try {
         for (let page = 0; page < MAX_PAGES; page++) {
-          const { data } = await fetchPage(params);
-          fresh.push(...data.items.filter((r) => !seen.has(String(r.id))));
+          const data = await fetchPage(params);
+          fresh.push(...data.items.filter((r) => !seen.has(r.id)));
           if (data.nextCursor === null) break;
           params.set("cursor", data.nextCursor);
         }
@@ -131,7 +138,7 @@ async function follow(ctx: CommandContext): Promise<void> {
       }
       failing = false;
       // Ids lead with the run's time: sorted, they print oldest first.
-      fresh.sort((a, b) => (String(a.id) < String(b.id) ? -1 : 1));
+      fresh.sort((a, b) => (a.id < b.id ? -1 : 1));
       newest = remember(seen, fresh, newest);
       print(fresh);
       // What is older than the next poll's window is never returned again.

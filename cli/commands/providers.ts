@@ -1,40 +1,22 @@
 // `rayrun providers`: the LLM providers of the workspace (the config's
 // `providers` section), whether the secret holding each key is set, and the
 // base URL an OpenAI or Anthropic SDK is pointed at to go through Rayrun.
-import { CliError } from "../client.ts";
+import { CliError, jsonOf } from "../client.ts";
 import type { CommandContext } from "../context.ts";
 import { table } from "../output.ts";
-import { readStoredConfig } from "./config.ts";
+import { readStoredConfig, type StoredConfig } from "./config.ts";
 
 /** The proxy's path per provider: what the SDK appends its own paths to. */
 const PROXY_PATHS = { openai: "openai/v1", anthropic: "anthropic" } as const;
 type ProviderName = keyof typeof PROXY_PATHS;
 
-interface ProviderSettings {
-  baseUrl?: string;
-  apiKeySecret?: string;
-  timeouts?: { firstByteMs?: number; idleMs?: number };
-}
-
-interface ProviderView {
-  name: ProviderName;
-  configured: boolean;
-  baseUrl: string | null;
-  apiKeySecret: string | null;
-  /** Whether that secret exists; null when there is none to check or this key may not list secrets. */
-  secretSet: boolean | null;
-  timeouts: ProviderSettings["timeouts"] | null;
-  status: string;
-  proxyBaseUrl: string;
-}
+/** A provider's settings in the workspace config. */
+type ProviderSettings = NonNullable<StoredConfig["config"]["providers"]>[ProviderName];
 
 /** Secret names, or null when this key may not list them (listing needs admin). */
 async function secretNames(ctx: CommandContext): Promise<Set<string> | null> {
   try {
-    const { data } = await ctx.call<{ items: { name: string }[] }>(
-      "GET",
-      `/v1/workspaces/${ctx.workspace()}/secrets`,
-    );
+    const data = await jsonOf(ctx.api.v1.workspaces[":ws"].secrets.$get({ param: { ws: ctx.workspace() } }));
     return new Set(data.items.map((s) => s.name));
   } catch (error) {
     if (error instanceof CliError && error.status === 403) return null;
@@ -52,8 +34,8 @@ function statusOf(settings: ProviderSettings | undefined, secretSet: boolean | n
 export async function providers(ctx: CommandContext) {
   const ws = ctx.workspace();
   const [stored, names] = await Promise.all([readStoredConfig(ctx), secretNames(ctx)]);
-  const section = (stored.config.providers ?? {}) as Partial<Record<ProviderName, ProviderSettings>>;
-  const items: ProviderView[] = (Object.keys(PROXY_PATHS) as ProviderName[]).map((name) => {
+  const section = stored.config.providers ?? {};
+  const items = (Object.keys(PROXY_PATHS) as ProviderName[]).map((name) => {
     const settings = section[name];
     const secret = settings?.apiKeySecret ?? null;
     const secretSet = secret === null || names === null ? null : names.has(secret);

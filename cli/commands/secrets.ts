@@ -1,14 +1,16 @@
 // `rayrun secrets list|set|delete`: write-only workspace secrets (provider API
 // keys and the like). A value is read from stdin, never from an argument, so it
 // stays out of shell history and process listings; no command ever prints one.
-import { CliError } from "../client.ts";
+import { CliError, jsonOf } from "../client.ts";
 import { confirm } from "../confirm.ts";
 import type { CommandContext } from "../context.ts";
 import { table } from "../output.ts";
 
-type Row = Record<string, unknown>;
-
-const secretsPath = (ctx: CommandContext) => `/v1/workspaces/${ctx.workspace()}/secrets`;
+const secretsOf = (ctx: CommandContext) => ctx.api.v1.workspaces[":ws"].secrets;
+/** `{ param: { ws, name } }`, the name URL-encoded. */
+const secretParam = (ctx: CommandContext, name: string) => ({
+  param: { ws: ctx.workspace(), name: encodeURIComponent(name) },
+});
 
 async function readAll(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -59,7 +61,7 @@ function promptHidden(question: string): Promise<string> {
 
 export const secrets = {
   async list(ctx: CommandContext) {
-    const { data } = await ctx.call<{ items: Row[] }>("GET", secretsPath(ctx));
+    const data = await jsonOf(secretsOf(ctx).$get({ param: { ws: ctx.workspace() } }));
     ctx.out.print(data, () =>
       data.items.length === 0
         ? "No secrets (rayrun secrets set <name> reads a value from stdin)"
@@ -80,14 +82,14 @@ export const secrets = {
     // `echo value |` and files end with a newline that is not part of the secret.
     const value = raw.replace(/\r?\n$/, "");
     if (value === "") throw new CliError("the value is empty; nothing stored", "usage");
-    await ctx.call("PUT", `${secretsPath(ctx)}/${encodeURIComponent(name)}`, { body: { value } });
+    await secretsOf(ctx)[":name"].$put({ ...secretParam(ctx, name), json: { value } });
     ctx.out.print({ name, stored: true }, () => `Stored secret ${name}`);
   },
 
   async delete(ctx: CommandContext) {
     const name = ctx.arg(0, "name");
     await confirm(ctx, `delete secret ${name}`, "a provider whose apiKeySecret names it stops working");
-    await ctx.call("DELETE", `${secretsPath(ctx)}/${encodeURIComponent(name)}`);
+    await secretsOf(ctx)[":name"].$delete(secretParam(ctx, name));
     ctx.out.print({ name, deleted: true }, () => `Deleted secret ${name}`);
   },
 };

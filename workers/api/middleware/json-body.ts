@@ -1,3 +1,4 @@
+import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import { validator } from "hono/validator";
@@ -7,6 +8,7 @@ import { nestsDeeperThan } from "../../../shared/json";
 import { isJsonMediaType, SEND_JSON } from "../../../shared/http/media-type";
 import { LIMITS } from "../../../shared/limits";
 import { problems, withSchema, withSpec } from "../openapi/describe";
+import type { ApiEnv } from "../types";
 import { parsedOrProblem } from "./validate";
 
 /** Refuses bodies over the API's limit before anything reads them. */
@@ -77,9 +79,10 @@ export const jsonBody = <S extends z.ZodType>(
     limitBody(options.maxSize),
     parseableJson,
     withSchema(
+      // Typed clients (hono/client) send the schema's input: defaults make fields optional there.
       validator("json", async (value): Promise<z.output<S>> =>
         parsedOrProblem(await schema.safeParseAsync(value), BODY_SHAPE),
-      ),
+      ) as MiddlewareHandler<ApiEnv, string, { in: { json: z.input<S> }; out: { json: z.output<S> } }>,
       "json",
       options.describedAs ?? schema,
     ),

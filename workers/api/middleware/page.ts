@@ -16,3 +16,9 @@ export const Page = z.object({
 });
 
 export const PAGE = { description: "A page `{ items, nextCursor }` (`?limit=&cursor=`)", schema: Page };
+
+/** A page of `item`s, documented with the schema of its items. */
+export const pageOf = <T extends z.ZodType>(item: T, description = PAGE.description) => ({
+  description,
+  schema: z.object({ items: z.array(item), nextCursor: Page.shape.nextCursor }),
+});

@@ -31,17 +31,20 @@ const resolverOf = (schema: z.ZodType) => ({
 export const withSchema = <M extends object>(middleware: M, target: "json" | "query", schema: z.ZodType): M =>
   Object.assign(middleware, { [uniqueSymbol]: { target, ...resolverOf(schema) } });
 
-interface Answer {
-  description: string;
-  /** The body's schema, as JSON; a body of another `media` type is text. */
-  schema?: z.ZodType;
-  media?: string;
-}
+/** A 2xx answer with a body: its JSON schema, or for another `media` type text. */
+type Answer = { description: string } & ({ schema: z.ZodType } | { media: string });
+
+/**
+ * `c.json(shaped(Schema, value))`: the value must be of the type of the schema that the operation
+ * documents it with, so the document and the code cannot drift apart; typed clients (hono/client)
+ * still see the value's own, often narrower, type.
+ */
+export const shaped = <S extends z.ZodType, T extends z.output<S>>(_schema: S, value: T): T => value;
 
 export interface Operation {
   summary: string;
-  /** Success status → what it answers; `{ "200": "OK" }` when absent. */
-  ok?: Record<string, string | Answer>;
+  /** Success status → what it answers: a schema for every body; a description alone for 204. */
+  ok: Record<string, Answer | (string & {})> & { [status in "200" | "201"]?: Answer };
   /** Refusals besides the ones the route's middlewares declare (auth, body, query). */
   problems?: number[];
   /** "returns": the answer carries the resource's ETag; "requires": If-Match is required. */
@@ -67,22 +70,19 @@ const IF_MATCH: Parameter = {
 const ETAG_HEADER = { ETag: { description: "The resource's entity tag", schema: { type: "string" } } };
 
 function answer(spec: string | Answer, etag: boolean) {
-  const { description, schema, media } = typeof spec === "string" ? { description: spec } : spec;
+  const description = typeof spec === "string" ? spec : spec.description;
   const content =
-    schema !== undefined
-      ? { "application/json": { schema: resolverOf(schema) } }
-      : media !== undefined
-        ? { [media]: { schema: { type: "string" as const } } }
-        : undefined;
+    typeof spec === "string"
+      ? undefined
+      : "schema" in spec
+        ? { "application/json": { schema: resolverOf(spec.schema) } }
+        : { [spec.media]: { schema: { type: "string" as const } } };
   return { description, ...(etag ? { headers: ETAG_HEADER } : {}), ...(content ? { content } : {}) };
 }
 
 /** The operation of the route it is placed in: `.get(path, operation({…}), requireScope(…), handler)`. */
 export function operation(op: Operation) {
-  const ok = Object.entries(op.ok ?? { "200": "OK" }).map(([status, spec]) => [
-    status,
-    answer(spec, op.etag === "returns"),
-  ]);
+  const ok = Object.entries(op.ok).map(([status, spec]) => [status, answer(spec, op.etag === "returns")]);
   return describeRoute({
     summary: op.summary,
     ...(op.public ? { security: [] } : op.session ? { security: [{ session: [] }] } : {}),

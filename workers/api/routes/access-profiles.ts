@@ -16,7 +16,7 @@ import { ProblemException } from "../../../shared/http/problem";
 import { isJsonPointer } from "../../../shared/mcp/tool-results";
 import { requireScope } from "../middleware/auth";
 import { jsonBody } from "../middleware/json-body";
-import { operation } from "../openapi/describe";
+import { operation, shaped } from "../openapi/describe";
 import {
   type AccessProfileRow,
   findAccessProfile,
@@ -68,23 +68,42 @@ const PutToolGatewayRequest = z
   })
   .strict();
 
-const profileView = (row: AccessProfileRow) => ({
-  name: row.name,
-  allowedTools: row.allowedTools,
-  blockedTools: row.blockedTools,
-  approvalRisk: row.approvalRisk,
-  updatedBy: row.updatedBy,
-  updatedAt: row.updatedAt,
+const ProfileAnswer = z.object({
+  name: z.string(),
+  allowedTools: z.array(z.string()).nullable().describe("null = every tool"),
+  blockedTools: z.array(z.string()),
+  approvalRisk: z.enum(RISK_LEVELS).nullable(),
+  updatedBy: z.string().nullable().describe("null for the default profile until it is written"),
+  updatedAt: z.string().nullable(),
 });
+const PROFILE = { description: "The access profile", schema: ProfileAnswer };
 
-const defaultView = () => ({
-  name: DEFAULT_PROFILE,
-  allowedTools: null,
-  blockedTools: [],
-  approvalRisk: null,
-  updatedBy: null,
-  updatedAt: null,
+const ToolGatewayAnswer = z.object({
+  tool: z.string(),
+  risk: z.enum(RISK_LEVELS).describe("The tool's risk in force (its own, else the default)"),
+  projection: z.array(z.string()).nullable().describe("JSON pointers kept; null = the whole result"),
 });
+const TOOL_GATEWAY = { description: "The tool's risk and response projection", schema: ToolGatewayAnswer };
+
+const profileView = (row: AccessProfileRow) =>
+  shaped(ProfileAnswer, {
+    name: row.name,
+    allowedTools: row.allowedTools,
+    blockedTools: row.blockedTools,
+    approvalRisk: row.approvalRisk,
+    updatedBy: row.updatedBy,
+    updatedAt: row.updatedAt,
+  });
+
+const defaultView = () =>
+  shaped(ProfileAnswer, {
+    name: DEFAULT_PROFILE,
+    allowedTools: null,
+    blockedTools: [],
+    approvalRisk: null,
+    updatedBy: null,
+    updatedAt: null,
+  });
 
 function profileName(name: string): string {
   if (!PROFILE_NAME_PATTERN.test(name)) {
@@ -99,7 +118,11 @@ function profileName(name: string): string {
 export const accessProfileRoutes = new Hono<ApiEnv>()
   .get(
     "/workspaces/:ws/access-profiles",
-    operation({ summary: "Access profiles (default is open until written)", problems: [404] }),
+    operation({
+      summary: "Access profiles (default is open until written)",
+      ok: { "200": { description: "`{ items }`", schema: z.object({ items: z.array(ProfileAnswer) }) } },
+      problems: [404],
+    }),
     requireScope("hooks:read"),
     async (c) => {
       const ws = c.req.param("ws");
@@ -113,7 +136,7 @@ export const accessProfileRoutes = new Hono<ApiEnv>()
   )
   .get(
     "/workspaces/:ws/access-profiles/:name",
-    operation({ summary: "One access profile", problems: [400, 404] }),
+    operation({ summary: "One access profile", ok: { "200": PROFILE }, problems: [400, 404] }),
     requireScope("hooks:read"),
     async (c) => {
       const ws = c.req.param("ws");
@@ -131,7 +154,7 @@ export const accessProfileRoutes = new Hono<ApiEnv>()
   )
   .put(
     "/workspaces/:ws/access-profiles/:name",
-    operation({ summary: "Create or replace an access profile", problems: [404] }),
+    operation({ summary: "Create or replace an access profile", ok: { "200": PROFILE }, problems: [404] }),
     requireScope("admin"),
     ...jsonBody(PutAccessProfileRequest),
     async (c) => {
@@ -152,22 +175,32 @@ export const accessProfileRoutes = new Hono<ApiEnv>()
   )
   .get(
     "/workspaces/:ws/tools/:tool/gateway",
-    operation({ summary: "A tool's risk and response projection", problems: [404] }),
+    operation({
+      summary: "A tool's risk and response projection",
+      ok: { "200": TOOL_GATEWAY },
+      problems: [404],
+    }),
     requireScope("hooks:read"),
     async (c) => {
       const db = database(c.env.DB);
       const { tool } = await requireTool(db, c.req.param("ws"), c.req.param("tool"));
       const row = await findToolGatewaySettings(db, tool.uid);
-      return c.json({
-        tool: tool.uid,
-        risk: row?.risk ?? defaultRisk(tool),
-        projection: row?.projection ?? null,
-      });
+      return c.json(
+        shaped(ToolGatewayAnswer, {
+          tool: tool.uid,
+          risk: row?.risk ?? defaultRisk(tool),
+          projection: row?.projection ?? null,
+        }),
+      );
     },
   )
   .put(
     "/workspaces/:ws/tools/:tool/gateway",
-    operation({ summary: "Set a tool's risk and response projection", problems: [404] }),
+    operation({
+      summary: "Set a tool's risk and response projection",
+      ok: { "200": TOOL_GATEWAY },
+      problems: [404],
+    }),
     requireScope("admin"),
     ...jsonBody(PutToolGatewayRequest),
     async (c) => {
@@ -180,6 +213,12 @@ export const accessProfileRoutes = new Hono<ApiEnv>()
         updatedBy: c.get("principal").actor,
         updatedAt: new Date().toISOString(),
       });
-      return c.json({ tool: tool.uid, risk: row.risk ?? defaultRisk(tool), projection: row.projection });
+      return c.json(
+        shaped(ToolGatewayAnswer, {
+          tool: tool.uid,
+          risk: row.risk ?? defaultRisk(tool),
+          projection: row.projection,
+        }),
+      );
     },
   );

@@ -14,8 +14,8 @@ import { database } from "../../../shared/db/client";
 import { ProblemException } from "../../../shared/http/problem";
 import { requireScope } from "../middleware/auth";
 import { validQuery } from "../middleware/validate";
-import { PAGE, PageQuery } from "../middleware/page";
-import { operation } from "../openapi/describe";
+import { pageOf, PageQuery } from "../middleware/page";
+import { operation, shaped } from "../openapi/describe";
 import { requireWorkspace } from "../targets";
 import type { ApiEnv } from "../types";
 
@@ -24,6 +24,27 @@ const ApprovalListQuery = PageQuery.extend({
 });
 
 const listQuery = validQuery(ApprovalListQuery);
+
+const ApprovalAnswer = z.object({
+  id: z.string(),
+  status: z.enum(APPROVAL_VIEW_STATUSES),
+  toolUid: z.string(),
+  toolName: z.string(),
+  revisionId: z.string().nullable(),
+  source: z.string().describe("What asked for the approval: hook, host_call or risk"),
+  reason: z.string(),
+  arguments: z.unknown().describe("The call's arguments, which an approved repeat must send unchanged"),
+  callHash: z.string(),
+  actor: z.string(),
+  keyId: z.string(),
+  requestId: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  decidedBy: z.string().nullable(),
+  decidedAt: z.string().nullable(),
+  usedAt: z.string().nullable(),
+});
+const APPROVAL = { description: "The approval", schema: ApprovalAnswer };
 
 async function decision(c: Context<ApiEnv>, decided: "approved" | "denied") {
   const ws = c.req.param("ws") ?? "";
@@ -40,7 +61,7 @@ async function decision(c: Context<ApiEnv>, decided: "approved" | "denied") {
       extensions: { status: outcome.status },
     });
   }
-  return c.json(approvalView(outcome.row, now));
+  return c.json(shaped(ApprovalAnswer, approvalView(outcome.row, now)));
 }
 
 export const approvalRoutes = new Hono<ApiEnv>()
@@ -48,7 +69,7 @@ export const approvalRoutes = new Hono<ApiEnv>()
     "/workspaces/:ws/approvals",
     operation({
       summary: "Approvals (?status=pending|approved|denied|used|expired)",
-      ok: { "200": PAGE },
+      ok: { "200": pageOf(ApprovalAnswer) },
       problems: [404],
     }),
     requireScope("hooks:read"),
@@ -59,30 +80,34 @@ export const approvalRoutes = new Hono<ApiEnv>()
       const { status, limit, cursor } = c.req.valid("query");
       const now = Date.now();
       const rows = await listApprovals(c.env.DB, ws, status, { limit, cursor }, now);
-      const items = rows.slice(0, limit).map((row) => approvalView(row, now));
+      const items = rows.slice(0, limit).map((row) => shaped(ApprovalAnswer, approvalView(row, now)));
       return c.json({ items, nextCursor: rows.length > limit ? (items.at(-1)?.id ?? null) : null });
     },
   )
   .get(
     "/workspaces/:ws/approvals/:id",
-    operation({ summary: "One approval", problems: [404] }),
+    operation({ summary: "One approval", ok: { "200": APPROVAL }, problems: [404] }),
     requireScope("hooks:read"),
     async (c) => {
       const row = await getApproval(c.env.DB, c.req.param("ws"), c.req.param("id"));
       if (!row)
         throw new ProblemException({ code: "not_found", detail: "No such approval in this workspace." });
-      return c.json(approvalView(row, Date.now()));
+      return c.json(shaped(ApprovalAnswer, approvalView(row, Date.now())));
     },
   )
   .post(
     "/workspaces/:ws/approvals/:id/approve",
-    operation({ summary: "Approve a pending one-call approval", problems: [404, 409] }),
+    operation({
+      summary: "Approve a pending one-call approval",
+      ok: { "200": APPROVAL },
+      problems: [404, 409],
+    }),
     requireScope("hooks:write"),
     (c) => decision(c, "approved"),
   )
   .post(
     "/workspaces/:ws/approvals/:id/deny",
-    operation({ summary: "Deny a pending one-call approval", problems: [404, 409] }),
+    operation({ summary: "Deny a pending one-call approval", ok: { "200": APPROVAL }, problems: [404, 409] }),
     requireScope("hooks:write"),
     (c) => decision(c, "denied"),
   );

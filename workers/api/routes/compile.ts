@@ -5,7 +5,7 @@ import { compileToolAdapter } from "../compiler";
 import { requireScope } from "../middleware/auth";
 import { chargeCompilation } from "../middleware/quota";
 import { jsonBody } from "../middleware/json-body";
-import { operation } from "../openapi/describe";
+import { operation, shaped } from "../openapi/describe";
 import type { ApiEnv } from "../types";
 
 const CompileRequest = z
@@ -15,9 +15,20 @@ const CompileRequest = z
   })
   .strict();
 
+const CompileAnswer = z.object({
+  publicContract: z.unknown().describe("The contract clients see (an object), or null"),
+  compiledBytes: z.number().int(),
+  hash: z.string(),
+  stages: z.array(z.string()).describe("The stages the hook defines"),
+});
+
 export const compileRoutes = new Hono<ApiEnv>().post(
   "/compile",
-  operation({ summary: "Stateless compile of a tool adapter", problems: [422, 429] }),
+  operation({
+    summary: "Stateless compile of a tool adapter",
+    ok: { "200": { description: "What the compile produced", schema: CompileAnswer } },
+    problems: [422, 429],
+  }),
   requireScope("hooks:write"),
   ...jsonBody(CompileRequest),
   async (c) => {
@@ -32,6 +43,6 @@ export const compileRoutes = new Hono<ApiEnv>().post(
       });
     }
     const { publicContract, compiledBytes, hash, stages } = compiled.value;
-    return c.json({ publicContract, compiledBytes, hash, stages });
+    return c.json(shaped(CompileAnswer, { publicContract, compiledBytes, hash, stages }));
   },
 );

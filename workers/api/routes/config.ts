@@ -2,6 +2,7 @@
 // whole under optimistic concurrency (ETag / If-Match, like drafts).
 import type { Context } from "hono";
 import { Hono } from "hono";
+import { z } from "zod";
 import { WorkspaceConfigDocument } from "../../../shared/config/schema";
 import { getStoredConfig, type StoredConfig, writeWorkspaceConfig } from "../../../shared/config/store";
 import { database } from "../../../shared/db/client";
@@ -11,15 +12,24 @@ import { parseIfMatch } from "../lifecycle/etag";
 import { LIMITS } from "../../../shared/limits";
 import { requireScope } from "../middleware/auth";
 import { jsonBody } from "../middleware/json-body";
-import { operation } from "../openapi/describe";
+import { operation, shaped } from "../openapi/describe";
 import { requireWorkspace } from "../targets";
 import type { ApiEnv } from "../types";
 
 const PutConfigBody = WorkspaceConfigDocument;
 
+const StoredConfigAnswer = z.object({
+  config: WorkspaceConfigDocument.describe("The config in force: what was stored, with defaults filled in"),
+  version: z.number().int().describe("0 while the workspace has never changed it"),
+  etag: z.string(),
+  updatedAt: z.string().nullable(),
+  updatedBy: z.string().nullable(),
+});
+const STORED_CONFIG = { description: "The config with its version and ETag", schema: StoredConfigAnswer };
+
 function respond(c: Context<ApiEnv>, stored: StoredConfig) {
   c.header("etag", stored.etag);
-  return c.json(stored);
+  return c.json(shaped(StoredConfigAnswer, stored));
 }
 
 function stale(current: StoredConfig): ProblemException {
@@ -36,6 +46,7 @@ export const configRoutes = new Hono<ApiEnv>()
     "/workspaces/:ws/config",
     operation({
       summary: "Workspace config (defaults filled) with its ETag",
+      ok: { "200": STORED_CONFIG },
       etag: "returns",
       problems: [404],
     }),
@@ -50,6 +61,7 @@ export const configRoutes = new Hono<ApiEnv>()
     "/workspaces/:ws/config",
     operation({
       summary: "Replace the workspace config",
+      ok: { "200": STORED_CONFIG },
       etag: "requires",
       problems: [404, 412, 428],
     }),

@@ -25,8 +25,16 @@ import { deleteTargetDeployHistory, isTested } from "../deploy/test-runs";
 import { deleteTargetVersions, recordResetEvent } from "../lifecycle/versions";
 import { requireScope } from "../middleware/auth";
 import { jsonBody } from "../middleware/json-body";
-import { PAGE, pageQuery } from "../middleware/page";
-import { operation } from "../openapi/describe";
+import { pageOf, pageQuery } from "../middleware/page";
+import {
+  CompileSummaryAnswer,
+  DeploymentAnswer,
+  DropShadowAnswer,
+  ResetAnswer,
+  RevisionAnswer,
+  RollbackAnswer,
+} from "../lifecycle/answers";
+import { operation, shaped } from "../openapi/describe";
 import { readPluginTools, toolReadRecords } from "../plugins/tool-definitions";
 import {
   type CompiledRevision,
@@ -91,13 +99,17 @@ export function deploymentRoutes(resolve: DeployResolver) {
   return new Hono<ApiEnv>()
     .post(
       "/compile",
-      operation({ summary: "Compile the draft", problems: [404, 409, 422, 429] }),
+      operation({
+        summary: "Compile the draft",
+        ok: { "200": { description: "What the compile produced", schema: CompileSummaryAnswer } },
+        problems: [404, 409, 422, 429],
+      }),
       requireScope("hooks:write"),
       async (c) => {
         const t = await resolve(c);
         const { row, config } = await loadVersion(c, t);
         const compiled = await compileVersion(c, () => t.compile(row.source, config));
-        return c.json({ version: row.number, ...compiled.summary });
+        return c.json(shaped(CompileSummaryAnswer, { version: row.number, ...compiled.summary }));
       },
     )
 
@@ -105,7 +117,10 @@ export function deploymentRoutes(resolve: DeployResolver) {
       "/deployments",
       operation({
         summary: "Compile, require a test, create a revision and move the pointer",
-        ok: { "201": "A new revision", "200": "An identical revision reused" },
+        ok: {
+          "201": { description: "A new revision", schema: DeploymentAnswer },
+          "200": { description: "An identical revision reused", schema: DeploymentAnswer },
+        },
         problems: [404, 409, 413, 422, 429],
       }),
       requireScope("hooks:write"),
@@ -143,13 +158,20 @@ export function deploymentRoutes(resolve: DeployResolver) {
         });
         await movePointer(c, t, channel, revision, "deploy");
         await log(revision.id);
-        return c.json({ channel, reused, revision: t.revisionView(revision) }, reused ? 200 : 201);
+        return c.json(
+          shaped(DeploymentAnswer, { channel, reused, revision: t.revisionView(revision) }),
+          reused ? 200 : 201,
+        );
       },
     )
 
     .get(
       "/revisions",
-      operation({ summary: "Deployment revisions, newest first", ok: { "200": PAGE }, problems: [404] }),
+      operation({
+        summary: "Deployment revisions, newest first",
+        ok: { "200": pageOf(RevisionAnswer) },
+        problems: [404],
+      }),
       requireScope("hooks:read"),
       pageQuery,
       async (c) => {
@@ -172,6 +194,9 @@ export function deploymentRoutes(resolve: DeployResolver) {
       "/rollback",
       operation({
         summary: "Move a pointer to an earlier compatible revision",
+        ok: {
+          "200": { description: "The channel and the revision it points at now", schema: RollbackAnswer },
+        },
         problems: [404, 409, 413],
       }),
       requireScope("hooks:write"),
@@ -201,13 +226,19 @@ export function deploymentRoutes(resolve: DeployResolver) {
           });
         }
         await movePointer(c, t, channel, revision, "rollback");
-        return c.json({ channel, revision: t.revisionView(revision) });
+        return c.json(shaped(RollbackAnswer, { channel, revision: t.revisionView(revision) }));
       },
     )
 
     .delete(
       "/shadow",
-      operation({ summary: "Drop the shadow pointer", problems: [404] }),
+      operation({
+        summary: "Drop the shadow pointer",
+        ok: {
+          "200": { description: "What shadow pointed at, and the deployments now", schema: DropShadowAnswer },
+        },
+        problems: [404],
+      }),
       requireScope("hooks:write"),
       async (c) => {
         const t = await resolve(c);
@@ -220,10 +251,12 @@ export function deploymentRoutes(resolve: DeployResolver) {
             previous: dropped,
           });
         }
-        return c.json({
-          dropped: dropped?.revisionId ?? null,
-          deployments: deploymentsView(pointers),
-        });
+        return c.json(
+          shaped(DropShadowAnswer, {
+            dropped: dropped?.revisionId ?? null,
+            deployments: deploymentsView(pointers),
+          }),
+        );
       },
     )
 
@@ -231,6 +264,7 @@ export function deploymentRoutes(resolve: DeployResolver) {
       "/reset",
       operation({
         summary: "Remove draft, versions and revisions; keep a reset event",
+        ok: { "200": { description: "The reset event and the allowance released", schema: ResetAnswer } },
         problems: [404],
       }),
       // Browser users reset only as admins: it removes history nobody can restore.
@@ -256,13 +290,15 @@ export function deploymentRoutes(resolve: DeployResolver) {
           revisionsRemoved,
         });
         c.header("etag", reset.head.etag);
-        return c.json({
-          event,
-          released: {
-            draftHistoryBytes: reset.historyBytesReleased,
-            deployedCodeBytes: reset.deployedCodeBytesReleased,
-          },
-        });
+        return c.json(
+          shaped(ResetAnswer, {
+            event,
+            released: {
+              draftHistoryBytes: reset.historyBytesReleased,
+              deployedCodeBytes: reset.deployedCodeBytesReleased,
+            },
+          }),
+        );
       },
     );
 }

@@ -23,7 +23,8 @@ import { LIMITS } from "../../../shared/limits";
 import { requireScope } from "../middleware/auth";
 import { jsonBody, limitBody, optionalJsonBody } from "../middleware/json-body";
 import { quotaProblem } from "../middleware/quota";
-import { operation } from "../openapi/describe";
+import { SavedDraftAnswer, TargetStateAnswer } from "../lifecycle/answers";
+import { operation, shaped } from "../openapi/describe";
 import {
   deploymentsView,
   type ResolvedTarget,
@@ -165,13 +166,21 @@ function saveProblem(outcome: Refusal): ProblemException {
   });
 }
 
+const SAVED = { description: "The draft as saved, with the ETag", schema: SavedDraftAnswer };
+
 /** Turns the object's answer into the HTTP answer: a problem, or `{ draft, version, noop }` with the ETag. */
 async function saveResponse(c: Context<ApiEnv>, t: ResolvedTarget, outcome: SaveDraftOutcome) {
   if (outcome.kind !== "saved" && outcome.kind !== "noop") throw saveProblem(outcome);
   const { head } = outcome;
   const row = outcome.kind === "saved" ? outcome.row : await headRow(c.env.DB, t, head);
   c.header("etag", head.etag);
-  return c.json({ draft: draftFromRow(row, head), version: head.version, noop: outcome.kind === "noop" });
+  return c.json(
+    shaped(SavedDraftAnswer, {
+      draft: draftFromRow(row, head),
+      version: head.version,
+      noop: outcome.kind === "noop",
+    }),
+  );
 }
 
 /** The draft/version routes for one kind of target, mounted under its base path (`…/hook`, `…/files/{path}`). */
@@ -182,6 +191,7 @@ export function draftRoutes(resolve: Resolver) {
       "/",
       operation({
         summary: "Draft (source, config, version) and deployments",
+        ok: { "200": { description: "The draft and where the channels point", schema: TargetStateAnswer } },
         etag: "returns",
         problems: [404],
       }),
@@ -191,13 +201,14 @@ export function draftRoutes(resolve: Resolver) {
         const { head, pointers } = await stubOf(c, t.workspaceUid).getHookState(t.workspaceUid, t.target);
         const draft = draftFromRow(await headRow(c.env.DB, t, head), head);
         c.header("etag", head.etag);
-        return c.json({ draft, deployments: deploymentsView(pointers) });
+        return c.json(shaped(TargetStateAnswer, { draft, deployments: deploymentsView(pointers) }));
       },
     )
     .put(
       "/draft",
       operation({
         summary: "Save the draft (identical saves are no-ops)",
+        ok: { "200": SAVED },
         etag: "requires",
         problems: [404, 409, 412, 428, 429],
       }),
@@ -235,6 +246,7 @@ export function draftRoutes(resolve: Resolver) {
       "/versions/:n/restore",
       operation({
         summary: "Copy a version into a new draft version",
+        ok: { "200": SAVED },
         optionalBody: RestoreBody,
         etag: "requires",
         problems: [400, 404, 409, 412, 415, 428, 429],

@@ -28,7 +28,8 @@ import { runModuleExport } from "../../../shared/sandbox";
 import { compileWorkspaceFile } from "../compiler";
 import { requireScope } from "../middleware/auth";
 import { jsonBody } from "../middleware/json-body";
-import { operation } from "../openapi/describe";
+import { HookLogAnswer } from "../lifecycle/answers";
+import { operation, shaped } from "../openapi/describe";
 import { compileVersion, loadVersion, resolveFileTarget } from "../targets";
 import type { ApiEnv } from "../types";
 
@@ -77,11 +78,28 @@ function chosenFunction(file: WorkspaceFile, body: TestBody): { field: "export" 
   };
 }
 
+const FileTestAnswer = z.object({
+  id: z.string().describe("The run record's id"),
+  version: z.number().int().describe("The version that ran"),
+  export: z.string().optional().describe("lib files: the function that ran"),
+  hook: z.string().optional().describe("plugins: the hook that ran"),
+  ok: z.boolean().describe("false when the code threw or failed; the run still answers 200"),
+  value: z.unknown().optional().describe("ok: what the function returned"),
+  code: z.string().optional().describe("Not ok: the failure's stable code"),
+  message: z.string().optional(),
+  engineFault: z.boolean().optional(),
+  logs: z.array(HookLogAnswer),
+  hostCalls: z.object({ used: z.number().int(), unused: z.number().int(), unmatched: z.number().int() }),
+  fuelUsed: z.number(),
+  durationMs: z.number(),
+});
+
 export const fileTestRoutes = new Hono<ApiEnv>().post(
   "/test",
   operation({
     summary:
       "Test console: run an exported function (lib) or hook (plugin) with `input`; recorded with the version",
+    ok: { "200": { description: "The run, including `ok: false` failures", schema: FileTestAnswer } },
     problems: [404, 409, 422, 429],
   }),
   requireScope("hooks:write"),
@@ -149,6 +167,6 @@ export const fileTestRoutes = new Hono<ApiEnv>().post(
       details: fileTestDetails(body.input, report),
       capture: { payloadCapture: true, detailPolicy: workspaceConfig.detailPolicy },
     });
-    return c.json({ id, version: row.number, ...run });
+    return c.json(shaped(FileTestAnswer, { id, version: row.number, ...run }));
   },
 );

@@ -11,9 +11,10 @@ import { database } from "../../../shared/db/client";
 import { parseFilePath, type FileKind } from "../../../shared/files/paths";
 import { FILE_TARGET_PREFIX } from "../../../shared/lifecycle/target";
 import { requireScope } from "../middleware/auth";
-import { PAGE, PageQuery } from "../middleware/page";
+import { pageOf, PageQuery } from "../middleware/page";
 import { validQuery } from "../middleware/validate";
-import { operation, problems } from "../openapi/describe";
+import { DeploymentsAnswer } from "../lifecycle/answers";
+import { operation, problems, shaped } from "../openapi/describe";
 import { deploymentsView, requireWorkspace } from "../targets";
 import type { ApiEnv } from "../types";
 
@@ -44,11 +45,21 @@ export const filePathOperations = describeRoute({
   responses: problems(422),
 });
 
+const FileAnswer = z.object({
+  path: z.string(),
+  kind: z.enum(["lib", "plugin"]),
+  name: z.string(),
+  version: z.number().int().describe("The draft's version; 0 before the first save"),
+  etag: z.string(),
+  deployments: DeploymentsAnswer,
+});
+const FILE_PAGE = pageOf(FileAnswer);
+
 export const fileRoutes = new Hono<ApiEnv>().get(
   "/workspaces/:ws/files",
   operation({
     summary: "Workspace files (lib/…, plugins/…) with draft version and deployments (`?kind=lib|plugin`)",
-    ok: { "200": PAGE },
+    ok: { "200": FILE_PAGE },
     problems: [404],
   }),
   requireScope("hooks:read"),
@@ -79,9 +90,11 @@ export const fileRoutes = new Hono<ApiEnv>().get(
       ];
     });
     const last = rows.slice(0, limit).at(-1);
-    return c.json({
-      items,
-      nextCursor: rows.length > limit && last ? last.target.slice(FILE_TARGET_PREFIX.length) : null,
-    });
+    return c.json(
+      shaped(FILE_PAGE.schema, {
+        items,
+        nextCursor: rows.length > limit && last ? last.target.slice(FILE_TARGET_PREFIX.length) : null,
+      }),
+    );
   },
 );

@@ -20,7 +20,7 @@ import { runChatParams } from "../../../shared/plugins/chat-params";
 import { deferRuns } from "../../../shared/logs";
 import { requireScope } from "../middleware/auth";
 import { jsonBody } from "../middleware/json-body";
-import { operation } from "../openapi/describe";
+import { operation, shaped } from "../openapi/describe";
 import { requireWorkspace } from "../targets";
 import type { ApiEnv } from "../types";
 
@@ -40,11 +40,23 @@ const PrepareRequest = z
 // proxy's: plain sentences, every path under /request, pairing checked too.
 const PrepareEnvelope = PrepareRequest.extend({ request: z.unknown().optional() });
 
+const PreparedAnswer = z.object({
+  requestId: z.string(),
+  request: z.record(z.string(), z.unknown()).describe("The neutral request to send, after the hooks"),
+  hook: z.object({
+    ran: z.boolean(),
+    revisionId: z.string().nullable(),
+    path: z.string().nullable().describe("The workspace file that ran"),
+    function: z.string().nullable(),
+    durationMs: z.number(),
+  }),
+});
+
 export const llmRoutes = new Hono<ApiEnv>().post(
   "/workspaces/:ws/llm/prepare",
   operation({
     summary: "Run the LLM path's hooks on a neutral request and return the request to send",
-    ok: { "200": "`{ requestId, request, hook: { ran, revisionId, path, function, durationMs } }`" },
+    ok: { "200": { description: "The request to send, and what the hook did", schema: PreparedAnswer } },
     problems: [404, 422],
     headers: [
       {
@@ -132,19 +144,21 @@ export const llmRoutes = new Hono<ApiEnv>().post(
     });
     deferRuns(c.executionCtx, c.env, chat.records, capture);
     const run = outcome.kind === "transformed" ? outcome.run : null;
-    return c.json({
-      requestId,
-      request: chat.request,
-      hook:
-        run === null
-          ? { ran: false, revisionId: null, path: null, function: null, durationMs: 0 }
-          : {
-              ran: true,
-              revisionId: run.revisionId,
-              path: run.path,
-              function: run.exportName,
-              durationMs: run.durationMs,
-            },
-    });
+    return c.json(
+      shaped(PreparedAnswer, {
+        requestId,
+        request: chat.request,
+        hook:
+          run === null
+            ? { ran: false, revisionId: null, path: null, function: null, durationMs: 0 }
+            : {
+                ran: true,
+                revisionId: run.revisionId,
+                path: run.path,
+                function: run.exportName,
+                durationMs: run.durationMs,
+              },
+      }),
+    );
   },
 );

@@ -13,9 +13,10 @@ import { isTarget } from "../../../shared/lifecycle/target";
 import { listRuns, RUN_ID, type RunFilters, type RunView } from "../../../shared/logs/query";
 import { HOOK_KINDS, RUN_CHANNELS, RUN_MODES, RUN_OUTCOMES, RUN_STAGES } from "../../../shared/db/run-types";
 import { requireScope } from "../middleware/auth";
-import { PAGE } from "../middleware/page";
+import { HookLogAnswer } from "../lifecycle/answers";
+import { pageOf } from "../middleware/page";
 import { validQuery } from "../middleware/validate";
-import { operation } from "../openapi/describe";
+import { operation, shaped } from "../openapi/describe";
 import { requireWorkspace, type Resolver } from "../targets";
 import type { ApiEnv } from "../types";
 
@@ -60,11 +61,51 @@ type TargetQuery = z.output<typeof TargetLogsQuery>;
 
 const query = <S extends z.ZodType>(schema: S) => validQuery(schema, "Invalid log filters.");
 
+/** One run record. */
+const RunAnswer = z.object({
+  id: z.string().describe("Leads with the run's time: ids sort oldest first"),
+  at: z.string(),
+  workspaceUid: z.string(),
+  kind: z.enum(HOOK_KINDS),
+  target: z.string(),
+  toolUid: z.string().nullable(),
+  toolName: z.string().nullable(),
+  stage: z.enum(RUN_STAGES),
+  channel: z.enum(RUN_CHANNELS),
+  outcome: z.enum(RUN_OUTCOMES),
+  code: z.string().nullable(),
+  revisionId: z.string().nullable(),
+  requestId: z.string(),
+  durationMs: z.number(),
+  fuelUsed: z.number(),
+  shadowDiffered: z.boolean().nullable(),
+  loop: z.string().nullable(),
+  plugin: z.string().nullable(),
+  mode: z.enum(RUN_MODES),
+  turnError: z.boolean().nullable(),
+  attempt: z.number().int().nullable(),
+  details: z
+    .object({
+      reason: z.string().optional(),
+      message: z.string().optional(),
+      logs: z.array(HookLogAnswer).optional(),
+      error: z.string().optional(),
+      arguments: z.unknown().optional(),
+      result: z.unknown().optional(),
+      truncated: z.object({ omitted: z.array(z.string()), logsDropped: z.number().int() }).optional(),
+    })
+    .nullable()
+    .optional()
+    .describe("Captured details (reason, message, logs, arguments, result), for keys that may see them"),
+});
+
 /** JSON pages, or one record per line; `X-Next-Cursor` and `Link` name the next page either way. */
-const LOG_PAGE = {
-  ...PAGE,
-  description: `${PAGE.description}; or NDJSON (${NDJSON}), one record per line, with ?format=ndjson or Accept`,
-};
+const LOG_PAGE = pageOf(
+  RunAnswer,
+  "A page `{ items, nextCursor }` (`?limit=&cursor=`); or NDJSON (" +
+    NDJSON +
+    "), one record per line, with ?format=ndjson or Accept",
+);
 
 function timeRange(q: TargetQuery): Pick<RunFilters, "sinceMs" | "untilMs"> {
   const sinceMs = q.since === undefined ? undefined : Date.parse(q.since);
@@ -122,7 +163,7 @@ async function answer(c: Context<ApiEnv>, filters: RunFilters, q: TargetQuery) {
     const body = page.items.map((item: RunView) => `${JSON.stringify(item)}\n`).join("");
     return c.body(body, 200, { "content-type": `${NDJSON}; charset=utf-8` });
   }
-  return c.json(page);
+  return c.json(shaped(LOG_PAGE.schema, page));
 }
 
 /** The logs of one lifecycle target, mounted under its base path (`…/hook`, `…/files/{path}`). */

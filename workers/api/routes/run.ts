@@ -7,7 +7,8 @@ import { compileToolAdapter } from "../compiler";
 import { requireScope } from "../middleware/auth";
 import { chargeCompilation } from "../middleware/quota";
 import { jsonBody } from "../middleware/json-body";
-import { operation } from "../openapi/describe";
+import { AdapterRunAnswer } from "../lifecycle/answers";
+import { operation, shaped } from "../openapi/describe";
 import type { ApiEnv } from "../types";
 
 const jsonValue: z.ZodType<Json> = z.json();
@@ -33,11 +34,20 @@ const RunRequest = z
     path: ["result"],
   });
 
+const PlaygroundRunAnswer = AdapterRunAnswer.extend({
+  compiled: z.object({ hash: z.string(), compiledBytes: z.number().int(), stages: z.array(z.string()) }),
+});
+
 export const runRoutes = new Hono<ApiEnv>().post(
   "/run",
   operation({
     summary: "Stateless playground run of one stage; never contacts an upstream",
-    ok: { "200": "The outcome whenever the hook ran, including `ok: false` hook failures" },
+    ok: {
+      "200": {
+        description: "The outcome whenever the hook ran, including `ok: false` hook failures",
+        schema: PlaygroundRunAnswer,
+      },
+    },
     problems: [422, 429],
   }),
   requireScope("hooks:write"),
@@ -72,9 +82,11 @@ export const runRoutes = new Hono<ApiEnv>().post(
         config: adapter.config,
       },
     });
-    return c.json({
-      ...run,
-      compiled: { hash: adapter.hash, compiledBytes: adapter.compiledBytes, stages: adapter.stages },
-    });
+    return c.json(
+      shaped(PlaygroundRunAnswer, {
+        ...run,
+        compiled: { hash: adapter.hash, compiledBytes: adapter.compiledBytes, stages: adapter.stages },
+      }),
+    );
   },
 );

@@ -10,7 +10,7 @@ import { deleteSecret, listSecretNames, putSecret, SECRET_VALUE_BYTES } from "..
 import { SECRET_NAME_PATTERN } from "../../../shared/secrets/credentials";
 import { requireScope } from "../middleware/auth";
 import { jsonBody } from "../middleware/json-body";
-import { operation } from "../openapi/describe";
+import { operation, shaped } from "../openapi/describe";
 import { requireWorkspace } from "../targets";
 import type { ApiEnv } from "../types";
 
@@ -31,15 +31,25 @@ function secretName(name: string): string {
   return name;
 }
 
+const SecretListAnswer = z.object({
+  items: z.array(z.object({ name: z.string(), updatedBy: z.string(), updatedAt: z.string() })),
+});
+
 export const secretRoutes = new Hono<ApiEnv>()
   .get(
     "/workspaces/:ws/secrets",
-    operation({ summary: "Secret names (values are never returned)", problems: [404] }),
+    operation({
+      summary: "Secret names (values are never returned)",
+      ok: {
+        "200": { description: "`{ items }`: each secret's name and last write", schema: SecretListAnswer },
+      },
+      problems: [404],
+    }),
     requireScope("admin"),
     async (c) => {
       const ws = c.req.param("ws");
       await requireWorkspace(database(c.env.DB), ws);
-      return c.json({ items: await listSecretNames(c.env.DB, ws) });
+      return c.json(shaped(SecretListAnswer, { items: await listSecretNames(c.env.DB, ws) }));
     },
   )
   .put(

@@ -13,12 +13,12 @@ import { SERVICE_NAME_MAX, SERVICE_NAME_PATTERN } from "../../../shared/services
 import { indexTools } from "../../../shared/services/refresh";
 import { findService, now, toolsOfService, type ServiceRow } from "../../../shared/services/store";
 import { listUpstreamTools, type UpstreamError } from "../../../shared/services/upstream";
-import { serviceView, toolView } from "../services/views";
+import { ServiceAnswer, serviceView, ToolAnswer, toolView } from "../services/views";
 import { requireScope } from "../middleware/auth";
 import { jsonBody } from "../middleware/json-body";
 import { validQuery } from "../middleware/validate";
-import { PAGE, PageQuery } from "../middleware/page";
-import { operation } from "../openapi/describe";
+import { pageOf, PageQuery } from "../middleware/page";
+import { operation, shaped } from "../openapi/describe";
 import { createService, listServices, markServiceDeleted, updateServiceSettings } from "../stores/services";
 import { isDeleted, refuseDeleted, requireService, requireWorkspace } from "../targets";
 import type { ApiEnv } from "../types";
@@ -104,12 +104,29 @@ function upstreamProblem(service: ServiceRow, error: UpstreamError): ProblemExce
   return new ProblemException({ code: "upstream_unavailable", detail: UPSTREAM_DETAIL[kind], extensions });
 }
 
+const SERVICE = { description: "The service", schema: ServiceAnswer };
+
+const RefreshAnswer = z.object({
+  service: ServiceAnswer,
+  added: z.array(z.string()).describe("Upstream names of the tools indexed for the first time"),
+  changed: z.array(z.string()).describe("Upstream names of the tools whose definition changed"),
+  removed: z.array(z.string()).describe("Upstream names of the tools no longer listed"),
+  unchanged: z.array(z.string()),
+  tools: z.array(ToolAnswer).describe("The service's tools as listed now"),
+});
+
+const HistoryAnswer = z.object({
+  service: ServiceAnswer,
+  historyOnly: z.boolean().describe("Only reset is allowed on a deleted service's hooks"),
+  tools: z.array(ToolAnswer.extend({ hasHookHistory: z.boolean() })),
+});
+
 export const serviceRoutes = new Hono<ApiEnv>()
   .post(
     "/workspaces/:ws/services",
     operation({
       summary: "Register an upstream MCP server",
-      ok: { "201": "The service" },
+      ok: { "201": SERVICE },
       problems: [404, 409],
     }),
     requireScope("hooks:write"),
@@ -141,7 +158,10 @@ export const serviceRoutes = new Hono<ApiEnv>()
   )
   .get(
     "/workspaces/:ws/services",
-    operation({ summary: "Services (`?deleted=true` for deleted ones)", ok: { "200": PAGE } }),
+    operation({
+      summary: "Services (`?deleted=true` for deleted ones)",
+      ok: { "200": pageOf(ServiceAnswer) },
+    }),
     requireScope("hooks:read"),
     validQuery(ServiceListQuery),
     async (c) => {
@@ -156,7 +176,7 @@ export const serviceRoutes = new Hono<ApiEnv>()
   )
   .get(
     "/workspaces/:ws/services/:svc",
-    operation({ summary: "One service", problems: [404] }),
+    operation({ summary: "One service", ok: { "200": SERVICE }, problems: [404] }),
     requireScope("hooks:read"),
     async (c) => {
       const service = await requireService(database(c.env.DB), c.req.param("ws"), c.req.param("svc"));
@@ -167,6 +187,7 @@ export const serviceRoutes = new Hono<ApiEnv>()
     "/workspaces/:ws/services/:svc",
     operation({
       summary: "Change a service's timeout, payload capture or authorization secret",
+      ok: { "200": SERVICE },
       problems: [404, 409],
     }),
     requireScope("hooks:write"),
@@ -188,7 +209,11 @@ export const serviceRoutes = new Hono<ApiEnv>()
   )
   .post(
     "/workspaces/:ws/services/:svc/refresh",
-    operation({ summary: "Index the upstream's tools/list", problems: [404, 409, 502] }),
+    operation({
+      summary: "Index the upstream's tools/list",
+      ok: { "200": { description: "What changed, and the service's tools", schema: RefreshAnswer } },
+      problems: [404, 409, 502],
+    }),
     requireScope("hooks:write"),
     async (c) => {
       const ws = c.req.param("ws");
@@ -223,16 +248,22 @@ export const serviceRoutes = new Hono<ApiEnv>()
       const refreshed = (await findService(db, ws, service.uid)) ?? service;
       const rows = await toolsOfService(db, service.uid);
       const present = new Set(toolUids);
-      return c.json({
-        service: serviceView(refreshed),
-        ...summary,
-        tools: rows.filter((t) => present.has(t.uid)).map((t) => toolView(t, refreshed)),
-      });
+      return c.json(
+        shaped(RefreshAnswer, {
+          service: serviceView(refreshed),
+          ...summary,
+          tools: rows.filter((t) => present.has(t.uid)).map((t) => toolView(t, refreshed)),
+        }),
+      );
     },
   )
   .delete(
     "/workspaces/:ws/services/:svc",
-    operation({ summary: "Delete a service (409 while hook history exists)", problems: [404, 409] }),
+    operation({
+      summary: "Delete a service (409 while hook history exists)",
+      ok: { "200": { description: "The deleted service", schema: ServiceAnswer } },
+      problems: [404, 409],
+    }),
     requireScope("hooks:write"),
     async (c) => {
       const ws = c.req.param("ws");
@@ -267,7 +298,16 @@ export const serviceRoutes = new Hono<ApiEnv>()
   )
   .get(
     "/workspaces/:ws/services/:svc/history",
-    operation({ summary: "History-only view of a service's tools", problems: [404] }),
+    operation({
+      summary: "History-only view of a service's tools",
+      ok: {
+        "200": {
+          description: "The service and its tools, with whether each has hook history",
+          schema: HistoryAnswer,
+        },
+      },
+      problems: [404],
+    }),
     requireScope("hooks:read"),
     async (c) => {
       const ws = c.req.param("ws");
@@ -281,11 +321,13 @@ export const serviceRoutes = new Hono<ApiEnv>()
           rows.map((t) => t.uid),
         ),
       );
-      return c.json({
-        service: serviceView(service),
-        /** Only reset is allowed on a deleted service's hooks. */
-        historyOnly: isDeleted(service),
-        tools: rows.map((t) => ({ ...toolView(t, service), hasHookHistory: withHistory.has(t.uid) })),
-      });
+      return c.json(
+        shaped(HistoryAnswer, {
+          service: serviceView(service),
+          /** Only reset is allowed on a deleted service's hooks. */
+          historyOnly: isDeleted(service),
+          tools: rows.map((t) => ({ ...toolView(t, service), hasHookHistory: withHistory.has(t.uid) })),
+        }),
+      );
     },
   );

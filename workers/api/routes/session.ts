@@ -18,7 +18,7 @@ import {
   startSession,
 } from "../middleware/session";
 import { validQuery } from "../middleware/validate";
-import { operation } from "../openapi/describe";
+import { operation, shaped } from "../openapi/describe";
 import { deleteSession, spendSignInLink } from "../stores/sessions";
 import { findUser, userByEmail } from "../stores/users";
 import type { ApiEnv } from "../types";
@@ -38,7 +38,18 @@ const SessionQuery = z
   })
   .strict();
 
-const SESSION = "The session: `{ user, workspace, csrfToken, expiresAt }`";
+const SessionAnswer = z.object({
+  user: z.object({
+    id: z.string(),
+    name: z.string(),
+    email: z.string().nullable(),
+    role: z.enum(["admin", "editor", "viewer"]),
+  }),
+  workspace: z.string(),
+  csrfToken: z.string().describe("Sent as x-csrf-token on every write"),
+  expiresAt: z.string(),
+});
+const SESSION = { description: "The session", schema: SessionAnswer };
 
 const linkInvalid = () =>
   new ProblemException({
@@ -72,7 +83,7 @@ export const sessionRoutes = new Hono<ApiEnv>()
       if (spent === undefined) throw linkInvalid();
       const user = await findUser(db, spent.workspaceUid, spent.userId);
       if (user === undefined) throw linkInvalid();
-      return c.json(await startSession(c, user));
+      return c.json(shaped(SessionAnswer, await startSession(c, user)));
     },
   )
   .get(
@@ -86,7 +97,7 @@ export const sessionRoutes = new Hono<ApiEnv>()
     validQuery(SessionQuery),
     async (c) => {
       const found = await currentSession(c);
-      if (found !== undefined) return c.json(sessionView(found.session, found.user));
+      if (found !== undefined) return c.json(shaped(SessionAnswer, sessionView(found.session, found.user)));
       const email = await accessEmail(c.env, c.req.header(ACCESS_HEADER));
       if (email === null) throw notSignedIn(c);
       const user = await userByEmail(database(c.env.DB), email, c.req.valid("query").workspace);
@@ -96,7 +107,7 @@ export const sessionRoutes = new Hono<ApiEnv>()
           detail: "No user with this email is invited; ask an admin to invite it.",
         });
       }
-      return c.json(await startSession(c, user));
+      return c.json(shaped(SessionAnswer, await startSession(c, user)));
     },
   )
   .delete(

@@ -11,7 +11,8 @@ import { generateAdapterTypes } from "../contract";
 import { recordTestRun } from "../deploy/test-runs";
 import { requireScope } from "../middleware/auth";
 import { jsonBody } from "../middleware/json-body";
-import { operation } from "../openapi/describe";
+import { AdapterRunAnswer } from "../lifecycle/answers";
+import { operation, shaped } from "../openapi/describe";
 import { compileVersion, loadVersion, resolveToolDeployTarget } from "../targets";
 import type { ApiEnv } from "../types";
 
@@ -30,6 +31,11 @@ const TestRequest = z
     message: "The after stage needs a mock `result`.",
     path: ["result"],
   });
+
+const ToolTestAnswer = AdapterRunAnswer.extend({
+  id: z.string().describe("The run record's id"),
+  version: z.number().int().describe("The version that ran"),
+});
 
 export const toolConsoleRoutes = new Hono<ApiEnv>()
   .get(
@@ -55,6 +61,7 @@ export const toolConsoleRoutes = new Hono<ApiEnv>()
     "/test",
     operation({
       summary: "Test console: run a stage with arguments or a mock result; recorded with the version",
+      ok: { "200": { description: "The run, including `ok: false` hook failures", schema: ToolTestAnswer } },
       problems: [404, 409, 422, 429],
     }),
     requireScope("hooks:write"),
@@ -103,6 +110,6 @@ export const toolConsoleRoutes = new Hono<ApiEnv>()
         keyId: principal.keyId,
         capture: { payloadCapture: service.payloadCapture, detailPolicy },
       });
-      return c.json({ id, version: row.number, ...run });
+      return c.json(shaped(ToolTestAnswer, { id, version: row.number, ...run }));
     },
   );

@@ -5,12 +5,12 @@ import { z } from "zod";
 import { database } from "../../../shared/db/client";
 import { ProblemException } from "../../../shared/http/problem";
 import { now, type ServiceRow, type ToolRow } from "../../../shared/services/store";
-import { toolView } from "../services/views";
+import { ToolAnswer, toolView } from "../services/views";
 import { requireScope } from "../middleware/auth";
 import { limitBody, optionalJsonBody } from "../middleware/json-body";
 import { validQuery } from "../middleware/validate";
-import { PAGE, PageQuery } from "../middleware/page";
-import { operation } from "../openapi/describe";
+import { pageOf, PageQuery } from "../middleware/page";
+import { operation, shaped } from "../openapi/describe";
 import { acceptPendingDefinition, listLiveTools } from "../stores/tools";
 import { isDeleted, refuseDeleted, requireTool, requireWorkspace } from "../targets";
 import type { ApiEnv } from "../types";
@@ -33,17 +33,21 @@ const ToolListQuery = PageQuery.extend({
   service: z.string().min(1).max(200).optional().describe("Only the tools of this service uid"),
 });
 
-const view = (found: { tool: ToolRow; service: ServiceRow }) => ({
-  ...toolView(found.tool, found.service),
-  serviceDeleted: isDeleted(found.service),
-});
+const IndexedToolAnswer = ToolAnswer.extend({ serviceDeleted: z.boolean() });
+const TOOL = { description: "The tool", schema: IndexedToolAnswer };
+
+const view = (found: { tool: ToolRow; service: ServiceRow }) =>
+  shaped(IndexedToolAnswer, {
+    ...toolView(found.tool, found.service),
+    serviceDeleted: isDeleted(found.service),
+  });
 
 export const toolRoutes = new Hono<ApiEnv>()
   .get(
     "/workspaces/:ws/tools",
     operation({
       summary: "Indexed tools with upstream schemas, definition hash, review state",
-      ok: { "200": PAGE },
+      ok: { "200": pageOf(IndexedToolAnswer) },
     }),
     requireScope("hooks:read"),
     validQuery(ToolListQuery),
@@ -59,7 +63,7 @@ export const toolRoutes = new Hono<ApiEnv>()
   )
   .get(
     "/workspaces/:ws/tools/:tool",
-    operation({ summary: "One indexed tool", problems: [404] }),
+    operation({ summary: "One indexed tool", ok: { "200": TOOL }, problems: [404] }),
     requireScope("hooks:read"),
     async (c) => {
       return c.json(view(await requireTool(database(c.env.DB), c.req.param("ws"), c.req.param("tool"))));
@@ -70,6 +74,7 @@ export const toolRoutes = new Hono<ApiEnv>()
     operation({
       summary: "Accept a changed upstream definition",
       optionalBody: AcceptReviewRequest,
+      ok: { "200": TOOL },
       problems: [400, 404, 409, 415],
     }),
     requireScope("hooks:write"),

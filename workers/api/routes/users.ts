@@ -12,7 +12,7 @@ import { newId, newSecret } from "../../../shared/ids";
 import { requireScope } from "../middleware/auth";
 import { jsonBody } from "../middleware/json-body";
 import { SIGN_IN_LINK_TTL_MS } from "../middleware/session";
-import { operation } from "../openapi/describe";
+import { operation, shaped } from "../openapi/describe";
 import {
   createSignInLink,
   createUser,
@@ -50,15 +50,33 @@ const InviteRequest = z
 
 const RoleRequest = z.object({ role }).strict();
 
-const userView = (row: UserRow) => ({
-  id: row.id,
-  name: row.name,
-  email: row.email,
-  role: row.role,
-  createdAt: row.createdAt,
-  createdBy: row.createdBy,
-  lastSignInAt: row.lastSignInAt,
+const UserAnswer = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string().nullable(),
+  role: z.enum(["admin", "editor", "viewer"]),
+  createdAt: z.string(),
+  createdBy: z.string(),
+  lastSignInAt: z.string().nullable(),
 });
+const SignInAnswer = z.object({
+  url: z.string().describe("The one-use sign-in link"),
+  expiresAt: z.string(),
+});
+const InvitedAnswer = z.object({ user: UserAnswer, signIn: SignInAnswer });
+const UsersAnswer = z.object({ users: z.array(UserAnswer) });
+const NewLinkAnswer = z.object({ signIn: SignInAnswer });
+
+const userView = (row: UserRow) =>
+  shaped(UserAnswer, {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    role: row.role,
+    createdAt: row.createdAt,
+    createdBy: row.createdBy,
+    lastSignInAt: row.lastSignInAt,
+  });
 
 const noSuchUser = () =>
   new ProblemException({ code: "not_found", detail: "No such user in this workspace." });
@@ -84,7 +102,7 @@ export const userRoutes = new Hono<ApiEnv>()
     "/workspaces/:ws/users",
     operation({
       summary: "Invite a user: the user and a one-use sign-in link",
-      ok: { "201": "`{ user, signIn: { url, expiresAt } }`" },
+      ok: { "201": { description: "The user and a one-use sign-in link", schema: InvitedAnswer } },
       problems: [404, 409],
     }),
     requireScope("admin"),
@@ -109,14 +127,17 @@ export const userRoutes = new Hono<ApiEnv>()
           extensions: { field: `/${created.taken}` },
         });
       }
-      return c.json({ user: userView(created.user), signIn: await signInLink(c, created.user) }, 201);
+      return c.json(
+        shaped(InvitedAnswer, { user: userView(created.user), signIn: await signInLink(c, created.user) }),
+        201,
+      );
     },
   )
   .get(
     "/workspaces/:ws/users",
     operation({
       summary: "The workspace's users, oldest first",
-      ok: { "200": "`{ users }`" },
+      ok: { "200": { description: "`{ users }`", schema: UsersAnswer } },
       problems: [404],
     }),
     requireScope("admin"),
@@ -124,12 +145,16 @@ export const userRoutes = new Hono<ApiEnv>()
       const ws = c.req.param("ws");
       const db = database(c.env.DB);
       await requireWorkspace(db, ws);
-      return c.json({ users: (await listUsers(db, ws)).map(userView) });
+      return c.json(shaped(UsersAnswer, { users: (await listUsers(db, ws)).map(userView) }));
     },
   )
   .patch(
     "/workspaces/:ws/users/:userId",
-    operation({ summary: "Change a user's role (its sessions follow at once)", problems: [404] }),
+    operation({
+      summary: "Change a user's role (its sessions follow at once)",
+      ok: { "200": { description: "The user", schema: UserAnswer } },
+      problems: [404],
+    }),
     requireScope("admin"),
     ...jsonBody(RoleRequest),
     async (c) => {
@@ -157,13 +182,13 @@ export const userRoutes = new Hono<ApiEnv>()
     "/workspaces/:ws/users/:userId/sign-in-links",
     operation({
       summary: "A new one-use sign-in link for a user",
-      ok: { "201": "`{ signIn: { url, expiresAt } }`" },
+      ok: { "201": { description: "`{ signIn: { url, expiresAt } }`", schema: NewLinkAnswer } },
       problems: [404],
     }),
     requireScope("admin"),
     async (c) => {
       const user = await findUser(database(c.env.DB), c.req.param("ws"), c.req.param("userId"));
       if (user === undefined) throw noSuchUser();
-      return c.json({ signIn: await signInLink(c, user) }, 201);
+      return c.json(shaped(NewLinkAnswer, { signIn: await signInLink(c, user) }), 201);
     },
   );

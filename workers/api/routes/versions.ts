@@ -9,9 +9,10 @@ import { diffVersions } from "../lifecycle/diff";
 import { parseConfig } from "../lifecycle/draft";
 import { getVersion, listVersions, versionsAfter, versionView } from "../lifecycle/versions";
 import { requireScope } from "../middleware/auth";
-import { PAGE, pageQuery } from "../middleware/page";
+import { pageOf, pageQuery } from "../middleware/page";
 import { KNOBS } from "../../../shared/knobs";
-import { operation } from "../openapi/describe";
+import { ExportAnswer, VersionAnswer, VersionDiffAnswer, VersionMetaAnswer } from "../lifecycle/answers";
+import { operation, shaped } from "../openapi/describe";
 import { isVersionNumber, type Resolver, requireVersion, versionParam } from "../targets";
 import type { ApiEnv } from "../types";
 
@@ -20,7 +21,11 @@ export function versionRoutes(resolve: Resolver) {
   return new Hono<ApiEnv>()
     .get(
       "/versions",
-      operation({ summary: "Draft history, newest first", ok: { "200": PAGE }, problems: [404] }),
+      operation({
+        summary: "Draft history, newest first",
+        ok: { "200": pageOf(VersionMetaAnswer) },
+        problems: [404],
+      }),
       requireScope("hooks:read"),
       pageQuery,
       async (c) => {
@@ -42,22 +47,35 @@ export function versionRoutes(resolve: Resolver) {
         });
         const items = rows.slice(0, limit);
         const last = items.at(-1);
-        return c.json({ items, nextCursor: rows.length > limit && last ? String(last.version) : null });
+        return c.json(
+          shaped(pageOf(VersionMetaAnswer).schema, {
+            items,
+            nextCursor: rows.length > limit && last ? String(last.version) : null,
+          }),
+        );
       },
     )
     .get(
       "/versions/:n",
-      operation({ summary: "One version with source and config", problems: [400, 404] }),
+      operation({
+        summary: "One version with source and config",
+        ok: { "200": { description: "The version", schema: VersionAnswer } },
+        problems: [400, 404],
+      }),
       requireScope("hooks:read"),
       async (c) => {
         const t = await resolve(c);
         const { row } = await requireVersion(c, t, versionParam(c));
-        return c.json(versionView(row));
+        return c.json(shaped(VersionAnswer, versionView(row)));
       },
     )
     .get(
       "/versions/:n/diff",
-      operation({ summary: "Unified diff of a version against its predecessor", problems: [400, 404] }),
+      operation({
+        summary: "Unified diff of a version against its predecessor",
+        ok: { "200": { description: "The diffs of source and config", schema: VersionDiffAnswer } },
+        problems: [400, 404],
+      }),
       requireScope("hooks:read"),
       async (c) => {
         const t = await resolve(c);
@@ -76,12 +94,16 @@ export function versionRoutes(resolve: Resolver) {
             }
           : { version: 0, source: "", config: {} };
         const after = { version: row.number, source: row.source, config: parseConfig(row.config) };
-        return c.json(diffVersions(before, after));
+        return c.json(shaped(VersionDiffAnswer, diffVersions(before, after)));
       },
     )
     .get(
       "/export",
-      operation({ summary: "All versions as one JSON document", problems: [404] }),
+      operation({
+        summary: "All versions as one JSON document",
+        ok: { "200": { description: "The export, streamed", schema: ExportAnswer } },
+        problems: [404],
+      }),
       requireScope("hooks:read"),
       async (c) => {
         const t = await resolve(c);

@@ -10,8 +10,8 @@ import { ProblemException } from "../../../shared/http/problem";
 import { newId, newSecret } from "../../../shared/ids";
 import { requirePlatformAdmin, requireScope } from "../middleware/auth";
 import { jsonBody } from "../middleware/json-body";
-import { PAGE, pageQuery } from "../middleware/page";
-import { operation } from "../openapi/describe";
+import { pageOf, pageQuery } from "../middleware/page";
+import { operation, shaped } from "../openapi/describe";
 import { type ApiKeyRow, createApiKey, findApiKey, listApiKeys, revokeApiKey } from "../stores/api-keys";
 import { createWorkspace } from "../stores/workspaces";
 import { requireWorkspace } from "../targets";
@@ -34,18 +34,40 @@ const CreateKeyRequest = z
   })
   .strict();
 
-const keyView = (row: ApiKeyRow) => ({
-  id: row.id,
-  scopes: row.scopes,
-  actor: row.actor,
-  createdAt: row.createdAt,
-  revokedAt: row.revokedAt,
+const WorkspaceAnswer = z.object({
+  uid: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  createdBy: z.string(),
 });
+const WORKSPACE = { description: "The workspace", schema: WorkspaceAnswer };
+
+const KeyAnswer = z.object({
+  id: z.string(),
+  scopes: z.array(z.string()),
+  actor: z.string(),
+  createdAt: z.string(),
+  revokedAt: z.string().nullable(),
+});
+
+const CreatedKeyAnswer = KeyAnswer.extend({
+  profile: z.string().describe("The access profile the key calls tools under"),
+  key: z.string().describe("The secret (rr_…), shown this once"),
+});
+
+const keyView = (row: ApiKeyRow) =>
+  shaped(KeyAnswer, {
+    id: row.id,
+    scopes: row.scopes,
+    actor: row.actor,
+    createdAt: row.createdAt,
+    revokedAt: row.revokedAt,
+  });
 
 export const workspaceRoutes = new Hono<ApiEnv>()
   .post(
     "/workspaces",
-    operation({ summary: "Create a workspace", ok: { "201": "The workspace" } }),
+    operation({ summary: "Create a workspace", ok: { "201": WORKSPACE } }),
     requirePlatformAdmin,
     ...jsonBody(CreateWorkspaceRequest),
     async (c) => {
@@ -55,22 +77,22 @@ export const workspaceRoutes = new Hono<ApiEnv>()
         name,
         createdBy: c.get("principal").actor,
       });
-      return c.json(created, 201);
+      return c.json(shaped(WorkspaceAnswer, created), 201);
     },
   )
   .get(
     "/workspaces/:ws",
-    operation({ summary: "One workspace", problems: [404] }),
+    operation({ summary: "One workspace", ok: { "200": WORKSPACE }, problems: [404] }),
     requireScope("hooks:read"),
     async (c) => {
-      return c.json(await requireWorkspace(database(c.env.DB), c.req.param("ws")));
+      return c.json(shaped(WorkspaceAnswer, await requireWorkspace(database(c.env.DB), c.req.param("ws"))));
     },
   )
   .post(
     "/workspaces/:ws/keys",
     operation({
       summary: "Mint an API key (the secret is shown once)",
-      ok: { "201": "The key with its secret" },
+      ok: { "201": { description: "The key with its secret", schema: CreatedKeyAnswer } },
       problems: [404],
     }),
     requireScope("admin"),
@@ -93,12 +115,12 @@ export const workspaceRoutes = new Hono<ApiEnv>()
         { id: newId("key"), workspaceUid: ws, secretHash: await sha256Hex(key), scopes, actor },
         profile === DEFAULT_PROFILE ? null : profile,
       );
-      return c.json({ ...keyView(row), profile, key }, 201);
+      return c.json(shaped(CreatedKeyAnswer, { ...keyView(row), profile, key }), 201);
     },
   )
   .get(
     "/workspaces/:ws/keys",
-    operation({ summary: "API keys, without secrets", ok: { "200": PAGE } }),
+    operation({ summary: "API keys, without secrets", ok: { "200": pageOf(KeyAnswer) } }),
     requireScope("admin"),
     pageQuery,
     async (c) => {
@@ -113,7 +135,11 @@ export const workspaceRoutes = new Hono<ApiEnv>()
   )
   .delete(
     "/workspaces/:ws/keys/:id",
-    operation({ summary: "Revoke a key", problems: [404] }),
+    operation({
+      summary: "Revoke a key",
+      ok: { "200": { description: "The revoked key", schema: KeyAnswer } },
+      problems: [404],
+    }),
     requireScope("admin"),
     async (c) => {
       const ws = c.req.param("ws");

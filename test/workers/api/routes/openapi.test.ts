@@ -96,6 +96,59 @@ describe("GET /v1/openapi.json", () => {
     expect(deploy?.responses["400"]).toEqual(services?.responses["400"]);
   });
 
+  it("declares the schema of every successful answer that has a body", async () => {
+    const doc = await fetchDocument();
+    // 204 and 202 (the MCP endpoint's accepted notifications) carry no body.
+    const withoutSchema = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([key]) => key !== "parameters")
+        .flatMap(([method, op]) =>
+          Object.entries(op.responses)
+            .filter(([status]) => /^2\d\d$/.test(status) && status !== "204" && status !== "202")
+            .filter(([, answer]) => {
+              const { content } = answer as { content?: Record<string, { schema?: unknown }> };
+              const media = Object.values(content ?? {});
+              return media.length === 0 || media.some((m) => m.schema === undefined);
+            })
+            .map(([status]) => `${method.toUpperCase()} ${path} ${status}`),
+        ),
+    );
+    expect(withoutSchema).toEqual([]);
+  });
+
+  it("takes answers from the schemas the handlers shape them with", async () => {
+    const doc = await fetchDocument();
+    interface Schema {
+      $ref?: string;
+      properties?: Record<string, Schema>;
+      items?: Schema;
+    }
+    /** A JSON schema, its reference followed. */
+    const deref = (schema: unknown): Schema => {
+      const s = (schema ?? {}) as Schema;
+      return s.$ref === undefined ? s : deref(resolve(doc, s.$ref));
+    };
+    const propertiesOf = (schema: unknown): string[] =>
+      Object.keys(deref(schema).properties ?? {}).toSorted();
+    const answerOf = (path: string, method: string, status = "200") => {
+      const answer = doc.paths[path]?.[method]?.responses[status] as
+        | { content?: Record<string, { schema: unknown }> }
+        | undefined;
+      return answer?.content?.["application/json"]?.schema;
+    };
+    expect(propertiesOf(answerOf("/v1/workspaces/{ws}/tools/{tool}/hook", "get"))).toEqual([
+      "deployments",
+      "draft",
+    ]);
+    expect(
+      propertiesOf(answerOf("/v1/workspaces/{ws}/tools/{tool}/hook/deployments", "post", "201")),
+    ).toEqual(["channel", "reused", "revision"]);
+    // Pages describe their items.
+    const services = deref(answerOf("/v1/workspaces/{ws}/services", "get"));
+    const item = deref(services.properties?.items).items;
+    expect(propertiesOf(item)).toEqual(expect.arrayContaining(["uid", "url"]));
+  });
+
   it("declares auth, body and file-path refusals where the middlewares enforce them", async () => {
     const doc = await fetchDocument();
     const save = doc.paths["/v1/workspaces/{ws}/files/{path}/draft"]?.put;
