@@ -88,11 +88,16 @@ export async function authenticateCaller(
   const resolved = await resolve(env, token);
   if (resolved === null) return { ok: false, problem: REVOKED };
   if (!allows(resolved.principal, "tools:call", workspaceUid)) {
+    // A key of another workspace is told so, not blamed for a scope it may have; whether this
+    // workspace exists is not its holder's to learn.
+    const foreign = resolved.principal.kind === "key" && resolved.principal.workspaceUid !== workspaceUid;
     return {
       ok: false,
       problem: {
         code: "forbidden",
-        detail: "The gateway (/mcp and /llm) needs a key with the tools:call scope for this workspace.",
+        detail: foreign
+          ? `This key belongs to another workspace; /mcp/${workspaceUid} and /llm/${workspaceUid} take a key of that workspace.`
+          : "The gateway (/mcp and /llm) needs a key with the tools:call scope for this workspace.",
       },
     };
   }
