@@ -11,7 +11,7 @@ import { newQuickJSWASMModuleFromVariant } from "quickjs-emscripten-core";
 import { exportPath } from "../shared/files/exports";
 import type { JsonObject } from "../shared/json";
 import { REQUEST_HOOK_EXTENSIONS } from "../shared/llm/hook-extensions";
-import type { EngineProvider } from "../shared/sandbox/engine";
+import type { EngineProvider } from "../shared/sandbox/image/provider";
 import { createModuleSandbox } from "../shared/sandbox/module-exports";
 import { benchPluginCode, ECHO_HOOKS } from "../dev/sandbox-bench/echo-call";
 import { bareHook } from "../dev/sandbox-bench/bare";

@@ -33,8 +33,8 @@ import { newQuickJSWASMModuleFromVariant } from "quickjs-emscripten-core";
 import { LIMITS } from "../shared/limits";
 import type { Json } from "../shared/json";
 import { createAdapterSandbox } from "../shared/sandbox/adapter";
-import { createEngineProvider } from "../shared/sandbox/engine";
-import { restore } from "../shared/sandbox/image";
+import { createEngineProvider } from "../shared/sandbox/image/provider";
+import { restore } from "../shared/sandbox/image/image";
 import { runInvocation } from "../shared/sandbox/invocation";
 import type { AdapterStage, StageRequest } from "../shared/sandbox/types";
 import {

@@ -96,7 +96,7 @@ export const KNOBS = {
    */
   revokedKeyHorizonMs: 120_000,
 
-  // The sandbox's memory images (shared/sandbox/images.ts). Expanded images count outside
+  // The sandbox's memory images (shared/sandbox/image/images.ts). Expanded images count outside
   // LIMITS.sandboxImageBytes, which bounds the images themselves.
 
   /** Whole copies of in-use code images (~450 KB each): a call restores in one copy (~6 µs), not a delta. */

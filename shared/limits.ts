@@ -118,7 +118,7 @@ export const LIMITS = {
   /**
    * Native stack available to one invocation (~300 simple JS frames). Kept
    * small because every error's backtrace walks all frames; see FUEL in
-   * shared/sandbox/fuel.ts.
+   * shared/sandbox/call/fuel.ts.
    */
   stackBytes: 64 * KiB,
   /** JSON size of the value a stage returns. */

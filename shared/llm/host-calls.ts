@@ -22,7 +22,7 @@ import { isJsonObject, type Json } from "../json";
 import type { LoopPolicy } from "../config/loops";
 import { HostCallError, runModuleExport, type HostCall } from "../sandbox";
 import { NAMESPACE, NESTED_LAMBDA_EXTENSIONS } from "./hook-extensions";
-import { FUEL_PER_MS } from "../sandbox/fuel";
+import { FUEL_PER_MS } from "../sandbox/call/fuel";
 import { neutralToAnthropic } from "./anthropic";
 import { forwardToProvider } from "./forward";
 import type { HostApprovalGate } from "./host-approvals";

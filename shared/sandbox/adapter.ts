@@ -4,13 +4,13 @@
 import type { Json } from "../json";
 import { LIMITS } from "../limits";
 import { err, ok, type Result } from "../result";
-import type { Call } from "./call";
-import type { EngineProvider } from "./engine";
-import { fail } from "./failure";
-import { FUEL } from "./fuel";
+import type { Call } from "./call/call";
+import { FUEL } from "./call/fuel";
+import { validateAfter, validateBefore } from "./call/outcome";
+import { fail } from "./engine/failure";
+import type { EngineProvider } from "./image/provider";
 import { inspectInvocation, runInvocation, type ModuleSpec } from "./invocation";
-import { validateAfter, validateBefore } from "./outcome";
-import { adapterExtension } from "./prelude";
+import { ADAPTER_JS, type PreludeExtension } from "./prelude";
 import type {
   AdapterDefinition,
   AdapterStage,
@@ -20,6 +20,10 @@ import type {
   SandboxError,
   StageRequest,
 } from "./types";
+
+// defineToolAdapter, the stage context and its builder, the rehearsal's stand-in and
+// api.inspectAdapter: prelude/adapter.js.
+export const adapterExtension: PreludeExtension = { name: "adapter", source: ADAPTER_JS };
 
 const EXTENSIONS = [adapterExtension];
 /** A stage input of the usual shape, for rehearsals (Call.rehearse). */

@@ -1,13 +1,14 @@
 // Public entry of the sandbox for Workers code. Other runtimes (the Node
 // bench) build their own provider with createEngineProvider and a wasm module.
 import { createAdapterSandbox } from "./adapter";
-import type { ImageStats } from "./images";
+import type { ImageStats } from "./image/images";
 import { createModuleSandbox } from "./module-exports";
 import { workerdEngines } from "./wasm-workerd";
 
 export type * from "./types";
 export { createAdapterSandbox } from "./adapter";
-export { createEngineProvider, type EngineProvider, type EngineOptions, type WasmSource } from "./engine";
+export { createEngineProvider, type EngineProvider, type EngineOptions } from "./image/provider";
+export type { WasmSource } from "./engine/engine";
 export {
   runInvocation,
   inspectInvocation,
@@ -16,11 +17,11 @@ export {
   type ModuleSpec,
   type CallOptions,
 } from "./invocation";
-export { REASON_ID, OUTCOME_TEXT_CHARS } from "./outcome";
-export { FUEL } from "./fuel";
-export type { HostCall, Call } from "./call";
-export { HostCallError } from "./call";
-export type { ImageStats } from "./images";
+export { REASON_ID, OUTCOME_TEXT_CHARS } from "./call/outcome";
+export { FUEL } from "./call/fuel";
+export type { HostCall, Call } from "./call/call";
+export { HostCallError } from "./call/call";
+export type { ImageStats } from "./image/images";
 export type { PreludeExtension } from "./prelude";
 export {
   createModuleSandbox,

@@ -2,7 +2,7 @@
 //  1. module: the compiled module's top level and the caller's `prepare`, on
 //     a restored prelude base, with a fixed clock (0), a fixed random seed and
 //     their own fuel budget. Done once per code and isolate: what it leaves is
-//     kept as the code's memory image (images.ts).
+//     kept as the code's memory image (image/images.ts).
 //  2. call: the image restored, the call's clock and seed fixed through the
 //     prelude's private api, a fresh call budget charged; the caller drives
 //     the call; fuel, logs and duration are always reported.
@@ -11,19 +11,21 @@
 //
 // When the instance's memory layout is not recognised, both phases run back
 // to back in a runtime of the call's own instead (the slower fallback).
+import { Scope } from "quickjs-emscripten-core";
 import type { Json } from "../json";
 import { LIMITS } from "../limits";
-import { Base, PreludeFailure } from "./base";
-import { Call, OWN_RUNTIME, type HostCall } from "./call";
-import type { Engine, EngineProvider } from "./engine";
-import { nearMemoryCap } from "./instance";
-import { nativeTurnsSpent } from "./native-meter";
-import { engineFault, isEngineTrap, SandboxFailure } from "./failure";
-import type { CodeImage, Images, ModuleFailure } from "./images";
+import { Call, type CallSetup, type HostCall } from "./call/call";
+import { Base, PreludeFailure } from "./engine/base";
+import { engineFault, isEngineTrap, SandboxFailure } from "./engine/failure";
+import { nearMemoryCap } from "./engine/instance";
+import { largestFunctionBytes } from "./engine/layout";
+import { nativeTurnsSpent } from "./engine/native-meter";
+import { Vm } from "./engine/vm";
+import type { BaseImage, CodeImage, Images, ModuleFailure } from "./image/images";
+import type { Engine, EngineProvider } from "./image/provider";
+import { OWN_RUNTIME } from "./image/residency";
 import type { PreludeExtension } from "./prelude";
-import { largestFunctionBytes } from "./layout";
 import type { InvocationReport, SandboxError } from "./types";
-import { Vm } from "./vm";
 
 /** What Date.now() returns during a module's top level (the call's clock is set at call time). */
 export const MODULE_CLOCK_MS = 0;
@@ -123,6 +125,11 @@ function moduleFailure(
   throw error;
 }
 
+/** A call on the images' runtime, for the invocation `setup.owner` (which holds the instance). */
+function imageCall(images: Images, base: BaseImage, setup: Omit<CallSetup, "residency">): Call {
+  return new Call(images.engine, images.vm, base.base, { ...setup, residency: images.residency });
+}
+
 /**
  * What an image is built for: calls now and later (kept), one call now
  * (`once`), or no call at all (compile-time inspection).
@@ -182,7 +189,7 @@ function imageFor<P>(
     residency.leave(null, baseImage.snapshot.end);
   }
   const baseTop = baseImage.snapshot.top;
-  const call = images.newCall(baseImage, {
+  const call = imageCall(images, baseImage, {
     fuel: budget,
     heldBytes: () => Math.max(0, images.top() - baseTop - compiledBytes),
     codeBytes: moduleCode,
@@ -245,7 +252,7 @@ async function callImage<P, T>(
   owner: object,
 ): Promise<{ outcome: InvocationReport<T>["outcome"]; call: Call; fuelUsed: number }> {
   const imageTop = image.delta.top;
-  const call = images.newCall(image.baseImage, {
+  const call = imageCall(images, image.baseImage, {
     fuel: options.fuel ?? LIMITS.fuelPerInvocation,
     heldBytes: () => image.held + Math.max(0, images.top() - imageTop),
     codeBytes: image.codeBytes,
@@ -326,7 +333,7 @@ export async function runInvocation<P, T>(
   const engine = await provider.get();
   const images = engine.images;
   if (images === null) return runFresh(provider, engine, spec, options, body);
-  // The instance is this invocation's from its image's restore to its call's end (residency.ts).
+  // The instance is this invocation's from its image's restore to its call's end (image/residency.ts).
   const owner = {};
   await images.residency.acquire(owner);
   try {
@@ -373,19 +380,19 @@ async function runFresh<P, T>(
   body: (call: Call, value: P) => Promise<T> | T,
 ): Promise<InvocationReport<T>> {
   const started = performance.now();
-  let vm: Vm | undefined;
-  let base: Base | undefined;
+  // The runtime of the call's own and the prelude in it, freed when the call is over (the prelude first).
+  const runtime = new Scope();
   let call: Call | undefined;
   let inCall = false;
   let outcome: InvocationReport<T>["outcome"];
   let fuelUsed = 0;
   try {
-    vm = Vm.create(engine);
-    base = Base.install(vm, spec.extensions, engine);
+    const vm = runtime.manage(Vm.create(engine));
+    const base = runtime.manage(Base.install(vm, spec.extensions, engine));
     let baseAllocations = 0;
     const compiled = vm.context.evalCode(spec.code, "hook.js", { type: "global", compileOnly: true });
     const codeBytes = compiled.error ? 0 : largestHookFunction(engine, vm, base);
-    (compiled.error ?? compiled.value).dispose();
+    compiled.dispose();
     const current: Call = new Call(engine, vm, base, {
       fuel: options.fuel ?? LIMITS.fuelPerInvocation,
       heldBytes: () =>
@@ -427,10 +434,9 @@ async function runFresh<P, T>(
       }
     }
     call?.end();
-    if (vm !== undefined && !engine.retired) {
+    if (!engine.retired) {
       try {
-        base?.dispose();
-        vm.dispose();
+        runtime.dispose();
       } catch (error) {
         // Tearing down after a trap can trap again; the engine is gone either way.
         provider.retire(engine);

@@ -5,11 +5,11 @@
 // it; a run that awaits a host capability parks its state meanwhile.
 import type { Json } from "../json";
 import { err, ok, type Result } from "../result";
-import { preludeKey } from "./base";
-import type { Call, HostCall } from "./call";
-import type { EngineProvider } from "./engine";
-import { fail } from "./failure";
-import { FUEL } from "./fuel";
+import type { Call, HostCall } from "./call/call";
+import { FUEL } from "./call/fuel";
+import { preludeKey } from "./engine/base";
+import { fail } from "./engine/failure";
+import type { EngineProvider } from "./image/provider";
 import { inspectInvocation, runInvocation } from "./invocation";
 import { MODULE_EXPORTS_JS, type PreludeExtension } from "./prelude";
 import type { InvocationReport, SandboxError } from "./types";

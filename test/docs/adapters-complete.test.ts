@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { APPROVAL_TTL_MS } from "../../shared/approvals";
 import { LIMITS, type Limits } from "../../shared/limits";
-import { OUTCOME_TEXT_CHARS, REASON_ID } from "../../shared/sandbox/outcome";
+import { OUTCOME_TEXT_CHARS, REASON_ID } from "../../shared/sandbox/call/outcome";
 import { MAX_SCHEMA_DEPTH } from "../../workers/api/contract/schema-structure";
 import { codeLiterals } from "./code-literals";
 import { docText, section, SNIPPETS, tableCodes, tableRows } from "./snippets";
@@ -72,7 +72,7 @@ const DIAGNOSTICS = import.meta.glob<string>("../../workers/api/compiler/diagnos
   import: "default",
   eager: true,
 });
-const OUTCOMES = import.meta.glob<string>("../../shared/sandbox/outcome.ts", {
+const OUTCOMES = import.meta.glob<string>("../../shared/sandbox/call/outcome.ts", {
   query: "?raw",
   import: "default",
   eager: true,

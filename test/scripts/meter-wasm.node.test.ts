@@ -14,7 +14,7 @@ import {
   startNativeMeter,
   takeForcedPoll,
   type NativeMeter,
-} from "../../shared/sandbox/native-meter";
+} from "../../shared/sandbox/engine/native-meter";
 
 /** Node compiles wasm from bytes at run time; the Workers types this folder is checked with do not declare it. */
 const compile = (bytes: Uint8Array): Promise<WebAssembly.Module> =>

@@ -66,7 +66,7 @@ const prototypeTampering = () => {
 let walkSize = 0;
 let walkMax = 0;
 let walkLabel = "";
-// A long walk runs as a pure region (fuel.ts): its steps do constant work
+// A long walk runs as a pure region (../call/fuel.ts): its steps do constant work
 // each and pay nothing for the hook's heap and code, so serialising a large
 // value costs the same whatever else the hook holds. That is sound only while
 // no hook code runs: a proxy, an array that had properties defined on it, or
@@ -371,41 +371,16 @@ const callHost = (name, value) => {
 // arguments inside the sandbox (extensions add their own, e.g. adapter stages).
 const builders = objCreate(null);
 builders.json = (input) => input;
-// Rehearsals (Session.rehearse) call this instead of a hook, through the
-// same invoke, serialize and endPhase crossings a call makes, so that a
-// pre-warmed session's one call does not pay those paths' first-use cost in a
-// fresh runtime (measured in Node: a session's first stage call took ~105 µs,
-// a second one ~70 µs, and rehearsing only the builder and a serialisation
-// removed little of that). Only prelude code runs, on values it made itself:
-// no hook function is called and no getter or setter of hook code can run
-// (JSON.parse and object literals define properties; the walk reads own data
-// properties). The log entry is dropped; nothing else it touches outlives it.
-const rehearsalTarget = objCreate(null);
-rehearsalTarget.stage = (input) => {
-  const data = isObjectLike(input) && hasOwn(input, "arguments") ? input.arguments : null;
-  // A top level that vandalised what logging needs fails its call's own
-  // log calls; the rehearsal's is dropped either way, so it never fails.
-  try {
-    makeLoggers("rehearsal.").info("rehearsal", { data });
-  } catch {}
-  logText = "";
-  logCount = 0;
-  // Outcomes are object literals of a few usual shapes; a runtime makes each
-  // shape once, so the hook's own literals then find them made.
-  const outcomes = [
-    { action: "reject", reason: "", message: "" },
-    { action: "return", result: data },
-    { action: "continue", arguments: data },
-  ];
-  return outcomes[outcomes.length - 1];
-};
+// Rehearsals (Call.rehearse) call the stand-in an extension sets here instead
+// of a hook (adapter.js: the stage path, which adapter images rehearse).
+const rehearsal = objCreate(null);
 // A missing export is thrown as this private value: describeError reports it
 // as kind "export" with the problem, which only the prelude can produce.
 const exportProblem = objCreate(null);
 exportProblem.message = "";
 const resolveExport = (path) => {
   // A null path is the rehearsal's (only the host calls invoke).
-  if (path === null) return [rehearsalTarget.stage, rehearsalTarget];
+  if (path === null) return [rehearsal.stage, rehearsal];
   let current = G.__rayrunModule;
   let parent;
   if (!isObjectLike(current)) {

@@ -8,7 +8,7 @@ let leased = 0;
 const hostLease = host.lease;
 // Loops of our own over hook data (the serialisation walk, splitting) report
 // the steps they took; the host refunds what those paid for the hook's heap
-// and code, since each does constant work (FuelMeter.markWalk in fuel.ts).
+// and code, since each does constant work (FuelMeter.markWalk in ../call/fuel.ts).
 const hostWalkMark = host.walkMark;
 const hostWalkRefund = host.walkRefund;
 // A metered built-in that made a large string or array grew the heap in one
@@ -28,7 +28,7 @@ const charge = (units) => {
   leased = granted - need;
 };
 
-// Prices in fuel units (1 unit is one interpreter step); see FUEL in fuel.ts
+// Prices in fuel units (1 unit is one interpreter step); see FUEL in ../call/fuel.ts
 // and the bench for how they were calibrated.
 const PER_CHAR = 1 / 32; // copying or scanning one character
 const PER_CASE_CHAR = 1 / 2; // case mapping / normalising one character

@@ -80,7 +80,7 @@ const random = {
   },
 }.random;
 defineData(Math, "random", random);
-// The host seeds it (seed.ts): a call's state arrives through api.setCall.
+// The host seeds it (../call/seed.ts): a call's state arrives through api.setCall.
 const setRandomState = (a, b, c, d) => {
   rngA = a;
   rngB = b;

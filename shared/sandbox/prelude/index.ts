@@ -72,10 +72,13 @@ export function definePreludeConstants(
 // The fast RegExp split runs inside the built-ins part, right after the metered exec.
 const BUILTINS_WITH_SPLIT_JS = insertPart(BUILTINS_JS, "regexp-split.js", REGEXP_SPLIT_JS);
 
-export const adapterExtension: PreludeExtension = { name: "adapter", source: ADAPTER_JS };
-
-/** Extension texts whose PreludeExtension is made where it is used (module-exports.ts, shared/llm/hook-extensions.ts, shared/plugins). */
+/**
+ * Extension texts: each hook kind's owner makes its PreludeExtension (../adapter.ts,
+ * ../module-exports.ts, shared/llm/hook-extensions.ts, shared/plugins), and the
+ * core parts above stay what every hook kind needs.
+ */
 export {
+  ADAPTER_JS,
   MODULE_EXPORTS_JS,
   PLUGIN_CHAT_PARAMS_JS,
   PLUGIN_TOOL_DEFS_JS,

@@ -1,7 +1,7 @@
 // @ts-check
 // Prelude part 4b (after the built-ins): what the bridge can read without
 // running hook code. A serialisation walk that runs no hook code may run as a
-// pure region (its steps do not pay for the hook's heap, fuel.ts); these
+// pure region (its steps do not pay for the hook's heap, ../call/fuel.ts); these
 // registries let it tell, without running hook code, when that no longer
 // holds: every proxy the hook makes, and every array the hook defined
 // properties on (the only ways an array element can run code when read; an

@@ -12,7 +12,7 @@
 // global copy finds the same matches at the same indices with one native
 // exec per match, as engines' own fast paths do (V8's for unmodified
 // regexps); anything else takes the engine's own algorithm. One exec scans
-// many indices, so its backtracking still reaches the regex polls (fuel.ts),
+// many indices, so its backtracking still reaches the regex polls (../call/fuel.ts),
 // and the metered Symbol.split charges the scan up front.
 
 const nativeSplit = RP[Symbol.split];
@@ -80,7 +80,7 @@ const define = (array, index, value) => {
   element.value = undefined;
 };
 // Long texts: the loop runs no hook code (unchanged() saw to that), so what its
-// steps paid for the hook's heap and code is refunded whole (fuel.ts).
+// steps paid for the hook's heap and code is refunded whole (../call/fuel.ts).
 const SPLIT_MARK_CHARS = 1024;
 const fastSplit = (rx, text, lim) => {
   if (text.length <= SPLIT_MARK_CHARS) return splitForward(rx, text, lim);

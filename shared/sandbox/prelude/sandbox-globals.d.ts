@@ -8,7 +8,7 @@
 // top-level names of one part are the next parts' to use. The checker sees
 // them the same way: script files share one global scope.
 
-/** The host bridge the prelude function is called with (Vm.makeHost in ../vm.ts). */
+/** The host bridge the prelude function is called with (Vm.makeHost in ../engine/vm.ts). */
 declare const host: {
   /** Borrows fuel: the units granted, or -1 when the call is out of fuel. */
   lease(amount: number): number;
@@ -31,7 +31,7 @@ declare const host: {
   readonly logDataBytes: number;
 };
 
-/** request-hook-namespace.js: the namespace's name, defined ahead of it by shared/llm/host-calls.ts. */
+/** request-hook-namespace.js: the namespace's name, defined ahead of it by shared/llm/hook-extensions.ts. */
 declare const NAMESPACE: string;
 /** plugin-tool-defs.js: the largest JSON text of one tool's parameters, defined ahead of it by shared/plugins/tool-sandbox.ts. */
 declare const PLUGIN_TOOL_PARAMETERS_CHARS: number;

@@ -10,7 +10,7 @@ import {
   type EngineProvider,
   type PreludeExtension,
 } from "../../../shared/sandbox";
-import { NATIVE_QUANTUM } from "../../../shared/sandbox/native-meter";
+import { NATIVE_QUANTUM } from "../../../shared/sandbox/engine/native-meter";
 import { workerdEngines } from "../../../shared/sandbox/wasm-workerd";
 import {
   adapterCode,

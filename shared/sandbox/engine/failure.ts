@@ -1,6 +1,6 @@
 // Internal control flow: a SandboxFailure carries a classified, user-facing
 // error out of deep call paths; everything else escaping is an engine problem.
-import type { CancelledCode, SandboxError, SandboxErrorCode } from "./types";
+import type { CancelledCode, SandboxError, SandboxErrorCode } from "../types";
 
 export class SandboxFailure extends Error {
   constructor(readonly error: SandboxError) {

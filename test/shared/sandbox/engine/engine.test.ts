@@ -1,10 +1,10 @@
 // The wasm instance: the struct layout the fuel meter relies on is found and
 // verified in workerd, and a retired (trapped) instance is replaced.
 import { describe, expect, it } from "vitest";
-import { workerdEngines } from "../../../shared/sandbox/wasm-workerd";
-import { createEngineProvider } from "../../../shared/sandbox";
-import wasmModule from "../../../shared/sandbox/wasm/quickjs-metered.wasm";
-import { expectNextCallHealthy } from "./helpers";
+import { workerdEngines } from "../../../../shared/sandbox/wasm-workerd";
+import { createEngineProvider } from "../../../../shared/sandbox";
+import wasmModule from "../../../../shared/sandbox/wasm/quickjs-metered.wasm";
+import { expectNextCallHealthy } from "../helpers";
 
 describe("engine", () => {
   it("finds the interrupt counter, malloc state and stack frame pointer", async () => {

@@ -4,7 +4,7 @@
 //    so polls come every FUEL.pollInterval steps and the count is exact),
 //  - regex backtracking polls, told apart because they leave the counter alone,
 //  - size-proportional built-ins, charged by the prelude through `lease`,
-//  - loop turns of the engine's native code (native-meter.ts), charged at
+//  - loop turns of the engine's native code (../engine/native-meter.ts), charged at
 //    every poll; the native meter forces a poll after a quantum of turns, so
 //    a step whose built-in walks a value the heap price does not see (a
 //    rope, which `s += s` builds) pays for its length within a quantum.
@@ -13,9 +13,10 @@
 // the hook holds (operators and syntax that walk a whole string or object:
 // comparisons, `for…in`, spread, conversions) and the stack depth (errors
 // walk every frame). The same code and input always burn the same fuel.
-import type { Instance } from "./instance";
-import { QUICKJS_POLL_RESET } from "./layout";
-import { armNativeTurns, nativeTurnsLeft, takeForcedPoll } from "./native-meter";
+import type { Instance } from "../engine/instance";
+import { QUICKJS_POLL_RESET } from "../engine/layout";
+import { armNativeTurns, nativeTurnsLeft, takeForcedPoll } from "../engine/native-meter";
+import { LEASE_CHUNK, SETUP_STEPS } from "../engine/vm";
 
 /**
  * Fuel per millisecond of a hook's time (a request hook's `timeout_ms`, what is
@@ -34,7 +35,7 @@ export const FUEL = {
   /** A regex poll stands for 10k backtracking steps, each slower than a bytecode step. */
   regexPollCost: 12_000,
   /** Fuel handed to the prelude per host round trip, so cheap calls stay in JS. */
-  leaseChunk: 4096,
+  leaseChunk: LEASE_CHUNK,
   /** Extra fuel per output byte for serialising a stage's result (see FuelMeter.extend). */
   outputAllowancePerByte: 8,
   /**
@@ -70,7 +71,7 @@ export const FUEL = {
    */
   nativeTurnsPerUnit: 256,
   /** Steps allowed for our own set-up code (prelude), never charged to the hook. */
-  setupSteps: 20_000_000,
+  setupSteps: SETUP_STEPS,
 } as const;
 
 /** How many bytes of heap the hook holds now (its image's data plus the call's growth). */
@@ -118,7 +119,7 @@ export class FuelMeter {
     return offset === null ? null : (this.contextPtr + offset) >> 2;
   }
 
-  /** The runtime's live allocations (8 bytes of malloc_size each, see layout.ts). */
+  /** The runtime's live allocations (8 bytes of malloc_size each, see ../engine/layout.ts). */
   liveAllocations(): number {
     const offset = this.engine.layout.mallocSizeOffset;
     if (offset === null) return 0;
@@ -355,22 +356,4 @@ export class FuelMeter {
   refund(amount: number): void {
     if (amount > 0) this.used -= Math.min(amount, this.used);
   }
-}
-
-/**
- * The atom naming the file a function value was compiled from, read through
- * the handle's value pointer (a JSValue in wasm memory); -1 when the layout
- * is unknown or the value is not a function with bytecode.
- */
-export function fileAtomOf(engine: Instance, valuePointer: number): number {
-  const path = engine.layout.codeLength;
-  if (path === null) return -1;
-  const w = new Int32Array(engine.memory.buffer);
-  if (w[(valuePointer >> 2) + 1] !== -1) return -1;
-  const object = (w[valuePointer >> 2] ?? 0) >>> 0;
-  if (object === 0) return -1;
-  const halfword = (w[(object + path.classIdOffset) >> 2] ?? 0) >>> ((path.classIdOffset & 2) * 8);
-  if (!path.bytecodeClassIds.includes(halfword & 0xffff)) return -1;
-  const bytecode = (w[(object + path.objectBytecodeOffset) >> 2] ?? 0) >>> 0;
-  return bytecode === 0 ? -1 : (w[(bytecode + path.filenameOffset) >> 2] ?? -1);
 }

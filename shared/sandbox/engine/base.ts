@@ -3,11 +3,11 @@
 // base is built, before its image is taken, so it stays valid in every state
 // restored from that image (a handle made during a call would point into
 // memory the next restore takes back).
-import type { QuickJSHandle } from "quickjs-emscripten-core";
+import { Scope, UsingDisposable, type QuickJSHandle } from "quickjs-emscripten-core";
+import { buildPrelude, type PreludeExtension } from "../prelude";
+import { fileAtomOf } from "./code-layout";
 import { encodeSource, type DirectResult, type EncodedSource } from "./direct-call";
 import type { Instance } from "./instance";
-import { fileAtomOf } from "./fuel";
-import { buildPrelude, type PreludeExtension } from "./prelude";
 import type { Vm } from "./vm";
 
 /** The api functions the host calls; a base has those its prelude defines. */
@@ -41,15 +41,23 @@ export class PreludeFailure extends Error {
   override name = "PreludeFailure";
 }
 
-export class Base {
+/**
+ * Like its VM, a base on an image is never disposed; one in a runtime of a
+ * call's own is disposed before its VM.
+ */
+export class Base extends UsingDisposable {
   private constructor(
+    /** Owns the api object and its functions. */
+    private readonly scope: Scope,
     readonly vm: Vm,
     readonly key: string,
     readonly api: QuickJSHandle,
     private readonly functions: ReadonlyMap<ApiFunction, QuickJSHandle>,
-    /** The atom of the prelude's file name: the meter tells our own frames by it (fuel.ts). */
+    /** The atom of the prelude's file name: the meter tells our own frames by it (../call/fuel.ts). */
     readonly preludeAtom: number,
-  ) {}
+  ) {
+    super();
+  }
 
   /** Evaluates the prelude in `vm` and keeps what calls need of it. */
   static install(vm: Vm, extensions: readonly PreludeExtension[], engine: Instance): Base {
@@ -66,25 +74,29 @@ export class Base {
     }
     if (!evaluated.ok)
       throw new PreludeFailure(`the sandbox prelude failed: ${dumpError(vm, evaluated.error)}`);
-    const called = ctx.callFunction(evaluated.value, ctx.undefined, vm.host);
-    evaluated.value.dispose();
+    const called = evaluated.value.consume((prelude) => ctx.callFunction(prelude, ctx.undefined, vm.host));
     if (called.error) throw new PreludeFailure(`the sandbox prelude failed: ${dumpError(vm, called.error)}`);
-    const api = called.value;
+    const scope = new Scope();
+    const api = scope.manage(called.value);
     const functions = new Map<ApiFunction, QuickJSHandle>();
     for (const name of API_FUNCTIONS) {
       const fn = ctx.getProp(api, name);
-      if (ctx.typeof(fn) === "function") functions.set(name, fn);
+      if (ctx.typeof(fn) === "function") functions.set(name, scope.manage(fn));
       else fn.dispose();
     }
     const invoke = functions.get("invoke");
-    const preludeAtom = invoke === undefined ? -1 : fileAtomOf(engine, invoke.value);
-    return new Base(vm, key, api, functions, preludeAtom);
+    const preludeAtom =
+      invoke === undefined ? -1 : fileAtomOf(engine.memory, engine.layout.codeLength, invoke.value);
+    return new Base(scope, vm, key, api, functions, preludeAtom);
+  }
+
+  get alive(): boolean {
+    return this.scope.alive;
   }
 
   /** Frees the base's handles (a runtime of a call's own, before it is freed). */
   dispose(): void {
-    for (const fn of this.functions.values()) fn.dispose();
-    this.api.dispose();
+    this.scope.dispose();
   }
 
   /** The api function `name` (a prelude without it is a programming error). */

@@ -1,6 +1,6 @@
 // One loaded QuickJS wasm instance as the sandbox's parts see it: its module,
-// its hard-capped memory and the struct layout probed at load. The engine adds
-// the memory images on top (engine.ts); the parts below it only need this.
+// its hard-capped memory and the struct layout probed at load (engine.ts). The
+// memory images are added on top (../image/provider.ts); nothing below needs them.
 import type { QuickJSWASMModule } from "quickjs-emscripten-core";
 import type { EngineLayout } from "./layout";
 import type { NativeMeter } from "./native-meter";

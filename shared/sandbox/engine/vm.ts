@@ -4,14 +4,28 @@
 // once, before any image is taken, and serve whichever call is current: with
 // memory images every call of an instance runs in this same runtime, restored
 // to its image first.
-import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten-core";
-import { utf8Bytes } from "../json";
-import { LIMITS } from "../limits";
+import {
+  Scope,
+  UsingDisposable,
+  type QuickJSContext,
+  type QuickJSHandle,
+  type QuickJSRuntime,
+} from "quickjs-emscripten-core";
+import { utf8Bytes } from "../../json";
+import { LIMITS } from "../../limits";
 import { base64DecodeUtf8, base64EncodeUtf8 } from "./base64";
 import { DirectCalls } from "./direct-call";
 import type { Instance } from "./instance";
-import { FUEL } from "./fuel";
 import { contextPointer, QUICKJS_POLL_RESET, runtimePointer } from "./layout";
+
+/**
+ * Fuel handed to the prelude per host round trip, so cheap calls stay in JS.
+ * The call's meter grants it (FUEL.leaseChunk); so does the VM to our own
+ * set-up code, which no meter charges.
+ */
+export const LEASE_CHUNK = 4096;
+/** Steps allowed for our own set-up code (a prelude's top level), never charged to a hook (FUEL.setupSteps). */
+export const SETUP_STEPS = 20_000_000;
 
 /** What the host functions and the interrupt handler serve: the call that is running. */
 export interface HostBinding {
@@ -24,13 +38,19 @@ export interface HostBinding {
   startHostCall(name: string, input: string): QuickJSHandle;
   /** The prelude begins a loop of its own over hook data; returns a mark for refundWalk. */
   markWalk(pure: boolean): number;
-  /** The prelude took `steps` steps of its own since `mark` (fuel.ts refunds their data price). */
+  /** The prelude took `steps` steps of its own since `mark` (../call/fuel.ts refunds their data price). */
   refundWalk(mark: number, steps: number): void;
   /** A built-in just grew the heap a lot: price the steps from here at once. */
   retune(): void;
 }
 
-export class Vm {
+/**
+ * With memory images the VM lives as long as its instance, never disposed:
+ * every image holds its runtime, context and host object. A call in a runtime
+ * of its own disposes its VM when it ends (a UsingDisposable, so a Scope can
+ * own it).
+ */
+export class Vm extends UsingDisposable {
   /** The call the host functions serve; null while none runs (set-up code then). */
   current: HostBinding | null = null;
   /** The prelude's `host` argument: made once, so every base built on this VM shares it. */
@@ -42,24 +62,28 @@ export class Vm {
   private setupSpent = 0;
 
   private constructor(
+    /** Owns the runtime, the context and the host object; disposing it frees them in reverse. */
+    private readonly scope: Scope,
     readonly runtime: QuickJSRuntime,
     readonly context: QuickJSContext,
   ) {
+    super();
     this.runtimePtr = runtimePointer(runtime);
     this.contextPtr = contextPointer(context);
     this.direct = DirectCalls.for(context);
     runtime.setInterruptHandler(() => this.onInterrupt());
-    this.host = this.makeHost();
+    this.host = scope.manage(this.makeHost());
   }
 
   static create(engine: Instance): Vm {
-    const runtime = engine.module.newRuntime();
+    const scope = new Scope();
     try {
+      const runtime = scope.manage(engine.module.newRuntime());
       runtime.setMemoryLimit(LIMITS.invocationMemoryBytes);
       runtime.setMaxStackSize(LIMITS.stackBytes);
-      return new Vm(runtime, runtime.newContext());
+      return new Vm(scope, runtime, scope.manage(runtime.newContext()));
     } catch (error) {
-      runtime.dispose();
+      scope.dispose();
       throw error;
     }
   }
@@ -69,7 +93,7 @@ export class Vm {
     if (current !== null) return current.onInterrupt();
     // Our own set-up code: bounded, never charged to a hook.
     this.setupSpent += QUICKJS_POLL_RESET;
-    return this.setupSpent > FUEL.setupSteps;
+    return this.setupSpent > SETUP_STEPS;
   }
 
   /** Starts counting set-up steps afresh (before building a base). */
@@ -86,16 +110,13 @@ export class Vm {
   private makeHost(): QuickJSHandle {
     const ctx = this.context;
     const host = ctx.newObject();
-    const define = (name: string, fn: (...args: QuickJSHandle[]) => QuickJSHandle) => {
-      const handle = ctx.newFunction(name, fn);
-      ctx.setProp(host, name, handle);
-      handle.dispose();
-    };
+    const define = (name: string, fn: (...args: QuickJSHandle[]) => QuickJSHandle) =>
+      ctx.newFunction(name, fn).consume((handle) => ctx.setProp(host, name, handle));
     // Our own set-up code (a prelude's top level) borrows fuel too, never charged.
     define("lease", (amount) => {
       const requested = ctx.getNumber(amount);
       const current = this.current;
-      return ctx.newNumber(current === null ? requested + FUEL.leaseChunk : current.lease(requested));
+      return ctx.newNumber(current === null ? requested + LEASE_CHUNK : current.lease(requested));
     });
     define("logRefused", (reason) => {
       this.current?.logRefused(ctx.getString(reason));
@@ -124,18 +145,18 @@ export class Vm {
       ["logDataBytes", LIMITS.logDataBytes],
       ["logMessageChars", LIMITS.logMessageChars],
     ] as const) {
-      const handle = ctx.newNumber(value);
-      ctx.setProp(host, name, handle);
-      handle.dispose();
+      ctx.newNumber(value).consume((handle) => ctx.setProp(host, name, handle));
     }
     return host;
+  }
+
+  get alive(): boolean {
+    return this.scope.alive;
   }
 
   dispose(): void {
     this.current = null;
     this.runtime.removeInterruptHandler();
-    this.host.dispose();
-    this.context.dispose();
-    this.runtime.dispose();
+    this.scope.dispose();
   }
 }

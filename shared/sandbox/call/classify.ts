@@ -3,9 +3,9 @@
 // code) and from the host's own state (meter, log collector, memory), never
 // from matching the text of whatever the hook threw.
 import type { QuickJSContext, QuickJSHandle } from "quickjs-emscripten-core";
-import { LIMITS } from "../limits";
-import { cancelled, fail } from "./failure";
-import type { SandboxError } from "./types";
+import { LIMITS } from "../../limits";
+import { cancelled, fail } from "../engine/failure";
+import type { SandboxError } from "../types";
 
 export interface ErrorDescription {
   /** "export": the prelude could not find the export to call (message says why). */

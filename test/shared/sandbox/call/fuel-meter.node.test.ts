@@ -3,10 +3,10 @@
 // turns (a few percent), however large its input. Node, which compiles both
 // builds at run time (workerd imports only the metered one).
 import { describe, expect, it } from "vitest";
-import { wasmBytes } from "../../../scripts/meter-wasm.mjs";
-import { createAdapterSandbox } from "../../../shared/sandbox/adapter";
-import { createEngineProvider } from "../../../shared/sandbox/engine";
-import { BENCH_CONTEXT as context, beforeCode } from "./code";
+import { wasmBytes } from "../../../../scripts/meter-wasm.mjs";
+import { createAdapterSandbox } from "../../../../shared/sandbox/adapter";
+import { createEngineProvider } from "../../../../shared/sandbox/image/provider";
+import { BENCH_CONTEXT as context, beforeCode } from "../code";
 
 /** Node compiles wasm from bytes at run time; the Workers types this folder is checked with do not declare it. */
 const compile = (bytes: Uint8Array): Promise<WebAssembly.Module> =>

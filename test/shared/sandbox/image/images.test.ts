@@ -1,22 +1,22 @@
-// Memory images (shared/sandbox/images.ts): every call starts from its code's
+// Memory images (shared/sandbox/image/images.ts): every call starts from its code's
 // image, so a call gives exactly what a call in a runtime of its own gives,
 // learns nothing of earlier calls, and leaves nothing behind; images stay
 // bounded, failures of the engine are never remembered as the code's own.
 import { describe, expect, it } from "vitest";
-import wasmModule from "../../../shared/sandbox/wasm/quickjs-metered.wasm";
-import type { Json } from "../../../shared/json";
-import { LIMITS } from "../../../shared/limits";
+import wasmModule from "../../../../shared/sandbox/wasm/quickjs-metered.wasm";
+import type { Json } from "../../../../shared/json";
+import { LIMITS } from "../../../../shared/limits";
 import {
   createAdapterSandbox,
   createEngineProvider,
   createModuleSandbox,
   MODULE_CLOCK_MS,
-} from "../../../shared/sandbox";
-import { heapBreak } from "../../../shared/sandbox/heap-layout";
-import { STACK_WINDOW_BYTES } from "../../../shared/sandbox/residency";
-import type { AdapterStage, InvocationReport, ToolCallContext } from "../../../shared/sandbox/types";
-import { ADAPTER_2KB, beforeCode, CONTINUE, moduleCode, SEED_ADAPTER } from "./code";
-import { failure, failureOf, okValue, testContext } from "./helpers";
+} from "../../../../shared/sandbox";
+import { heapBreak } from "../../../../shared/sandbox/engine/heap-layout";
+import { STACK_WINDOW_BYTES } from "../../../../shared/sandbox/image/residency";
+import type { AdapterStage, InvocationReport, ToolCallContext } from "../../../../shared/sandbox/types";
+import { ADAPTER_2KB, beforeCode, CONTINUE, moduleCode, SEED_ADAPTER } from "../code";
+import { failure, failureOf, okValue, testContext } from "../helpers";
 
 const provider = createEngineProvider(() => wasmModule);
 const images = createAdapterSandbox(provider);

@@ -1,7 +1,7 @@
 // Start-up discovery of where a function's bytecode and its size live in wasm
 // memory: the object a stack frame runs, its bytecode, the bytecode's length
 // and file, and the runtime's list of every GC object. Fuel prices a hook's
-// steps by its largest function (fuel.ts); the offsets are found by probing
+// steps by its largest function (../call/fuel.ts); the offsets are found by probing
 // and checked, like the runtime's (layout.ts), never hard-coded.
 import type { QuickJSWASMModule } from "quickjs-emscripten-core";
 import { QUICKJS_POLL_RESET, runtimePointer, withProbeRuntime } from "./probe-runtime";
@@ -67,8 +67,7 @@ function findGcList(
     const result = context.evalCode(
       `(function probe() { let x = 0; for (let i = 0; i < ${QUICKJS_POLL_RESET * 2}; i++) x++; return x; })()`,
     );
-    if (result.error) result.error.dispose();
-    else result.value.dispose();
+    result.dispose();
     runtime.removeInterruptHandler();
     return found;
   });
@@ -155,12 +154,10 @@ function sampleFrameFunction(
     });
     if (preamble !== undefined) {
       const ran = context.evalCode(preamble, "preamble.js");
-      if (ran.error) ran.error.dispose();
-      else ran.value.dispose();
+      ran.dispose();
     }
     const result = context.evalCode(source, filename);
-    if (result.error) result.error.dispose();
-    else result.value.dispose();
+    result.dispose();
     runtime.removeInterruptHandler();
     return sample;
   });
@@ -270,4 +267,25 @@ export function findCodeLength(
     bytecodeLengthOffset: found.l * 4,
     filenameOffset: (filenames[0] ?? 0) * 4,
   };
+}
+
+/**
+ * The atom naming the file a function value was compiled from, read through
+ * the handle's value pointer (a JSValue in wasm memory); -1 when the layout
+ * is unknown or the value is not a function with bytecode.
+ */
+export function fileAtomOf(
+  memory: WebAssembly.Memory,
+  path: CodeLengthPath | null,
+  valuePointer: number,
+): number {
+  if (path === null) return -1;
+  const w = new Int32Array(memory.buffer);
+  if (w[(valuePointer >> 2) + 1] !== -1) return -1;
+  const object = (w[valuePointer >> 2] ?? 0) >>> 0;
+  if (object === 0) return -1;
+  const halfword = (w[(object + path.classIdOffset) >> 2] ?? 0) >>> ((path.classIdOffset & 2) * 8);
+  if (!path.bytecodeClassIds.includes(halfword & 0xffff)) return -1;
+  const bytecode = (w[(object + path.objectBytecodeOffset) >> 2] ?? 0) >>> 0;
+  return bytecode === 0 ? -1 : (w[(bytecode + path.filenameOffset) >> 2] ?? -1);
 }

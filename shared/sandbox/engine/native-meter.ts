@@ -2,7 +2,7 @@
 // with one (scripts/meter-wasm.mjs): every loop turn of QuickJS's C code
 // outside its interpreter loop counts a word in linear memory down. When a
 // quantum of turns is used up the interpreter is made to poll at its next
-// step, so the fuel meter charges native turns (fuel.ts) within a quantum of
+// step, so the fuel meter charges native turns (../call/fuel.ts) within a quantum of
 // their happening, however few steps took them: a step whose built-in walks
 // a value the heap price does not see (two ropes compared, which `s += s`
 // builds) pays for its length. A hard stop traps the instance when one
@@ -14,7 +14,7 @@
 // outside every memory image, so restoring an image never touches them: each
 // phase arms them, a call that parks keeps them, and host code between calls
 // runs with them out of reach.
-import { LIMITS } from "../limits";
+import { LIMITS } from "../../limits";
 
 export interface NativeMeter {
   /** Address of the meter's first word in linear memory. */

@@ -1,13 +1,13 @@
-// Calls and evaluation through raw pointers (shared/sandbox/direct-call.ts)
+// Calls and evaluation through raw pointers (shared/sandbox/engine/direct-call.ts)
 // pass and return what the library's own API would, and fail closed when
 // memory runs out.
 import { describe, expect, it } from "vitest";
-import wasmModule from "../../../shared/sandbox/wasm/quickjs-metered.wasm";
+import wasmModule from "../../../../shared/sandbox/wasm/quickjs-metered.wasm";
 import type { QuickJSContext } from "quickjs-emscripten-core";
-import { createEngineProvider } from "../../../shared/sandbox";
-import { DirectCalls, encodeSource } from "../../../shared/sandbox/direct-call";
-import { SandboxFailure } from "../../../shared/sandbox/failure";
-import { LIMITS } from "../../../shared/limits";
+import { createEngineProvider } from "../../../../shared/sandbox";
+import { DirectCalls, encodeSource } from "../../../../shared/sandbox/engine/direct-call";
+import { SandboxFailure } from "../../../../shared/sandbox/engine/failure";
+import { LIMITS } from "../../../../shared/limits";
 
 // An instance of its own: one test fills its memory on purpose.
 const engines = createEngineProvider(() => wasmModule);

@@ -1,26 +1,40 @@
 // One invocation's state on the host side: its fuel meter, its log
 // collector, the host capabilities it was lent and the crossings it makes
 // into the prelude's private api. The VM and prelude it runs in are shared
-// (vm.ts, base.ts); per-call values reach hook code only as call arguments.
+// (../engine/vm.ts, ../engine/base.ts); per-call values reach hook code only
+// as call arguments.
 //
 // Handles made during a call are never disposed after it: the next restore
-// takes their memory back (image.ts), and freeing them then would corrupt the
-// restored state. A call that awaits a host capability parks its state while
-// it waits and has it written back before it continues (Residency).
-import type { JSPromiseState, QuickJSDeferredPromise, QuickJSHandle } from "quickjs-emscripten-core";
-import { noteCpuMs } from "../clock";
-import { utf8Bytes, type Json } from "../json";
-import { LIMITS } from "../limits";
-import type { ApiFunction, Base } from "./base";
+// takes their memory back (../image/image.ts), and freeing them then would
+// corrupt the restored state. A call that awaits a host capability parks its
+// state while it waits and has it written back before it continues
+// (../image/residency.ts).
+import {
+  Scope,
+  type Disposable,
+  type JSPromiseState,
+  type QuickJSDeferredPromise,
+  type QuickJSHandle,
+} from "quickjs-emscripten-core";
+import { noteCpuMs } from "../../clock";
+import { utf8Bytes, type Json } from "../../json";
+import { LIMITS } from "../../limits";
+import type { ApiFunction, Base } from "../engine/base";
+import type { DirectResult } from "../engine/direct-call";
+import { cancelled, fail, SandboxFailure } from "../engine/failure";
+import { nearMemoryCap, type Instance } from "../engine/instance";
+import {
+  nativeTurnsSpent,
+  releaseNativeTurns,
+  restoreNativeTurns,
+  saveNativeTurns,
+} from "../engine/native-meter";
+import type { Vm } from "../engine/vm";
+import type { Residency, Resident } from "../image/residency";
 import { classify, describeError, type ErrorDescription } from "./classify";
-import type { DirectResult } from "./direct-call";
-import { nearMemoryCap, type Instance } from "./instance";
-import { cancelled, fail, SandboxFailure } from "./failure";
 import { FUEL, FUEL_PER_MS, FuelMeter, type HeapGauge } from "./fuel";
 import { LogCollector } from "./logs";
 import { randomState } from "./seed";
-import type { HostBinding, Vm } from "./vm";
-import { nativeTurnsSpent, releaseNativeTurns, restoreNativeTurns, saveNativeTurns } from "./native-meter";
 
 /** An async capability the host lends to a hook (request hooks, plugins). */
 export type HostCall = (input: Json) => Promise<Json>;
@@ -43,17 +57,6 @@ export class HostCallError extends Error {
 export type Phase = "module" | "call";
 
 type ApiArg = string | number | boolean | QuickJSHandle;
-
-/** Where a call's state lives while it awaits a host capability. */
-export interface Residency {
-  /** Saves the call's state before it awaits; throws a SandboxFailure when it cannot. */
-  park(call: Call): void;
-  /** Makes the call's state the one in memory again; throws a SandboxFailure when it cannot. */
-  resume(call: Call): Promise<void> | void;
-}
-
-/** Calls that run in a runtime of their own keep it while they wait. */
-export const OWN_RUNTIME: Residency = { park: () => undefined, resume: () => undefined };
 
 type HostOutcome = { ok: true; text: string } | { ok: false; message: string; code?: string };
 
@@ -80,12 +83,7 @@ export interface CallSetup {
   disposeHandles?: boolean;
 }
 
-interface Disposable {
-  readonly alive: boolean;
-  dispose(): void;
-}
-
-export class Call implements HostBinding {
+export class Call implements Resident {
   readonly logs = new LogCollector();
   readonly meter: FuelMeter;
   private readonly pending = new Set<PendingHostCall>();
@@ -108,8 +106,8 @@ export class Call implements HostBinding {
   readonly callBudget: number;
   /** The invocation this call belongs to (the residency's lock holder). */
   readonly owner: object;
-  /** Handles to free when the call ends (null when a restore frees them). */
-  private readonly owned: Disposable[] | null;
+  /** Owns the handles to free when the call ends (null when a restore frees them). */
+  private readonly handles: Scope | null;
 
   constructor(
     readonly engine: Instance,
@@ -121,7 +119,7 @@ export class Call implements HostBinding {
     this.callBudget = setup.fuel;
     this.residency = setup.residency;
     this.owner = setup.owner ?? this;
-    this.owned = setup.disposeHandles === true ? [] : null;
+    this.handles = setup.disposeHandles === true ? new Scope() : null;
     this.meter = new FuelMeter(
       setup.fuel,
       engine,
@@ -133,8 +131,7 @@ export class Call implements HostBinding {
   }
 
   private own<T extends Disposable>(handle: T): T {
-    this.owned?.push(handle);
-    return handle;
+    return this.handles?.alive === true ? this.handles.manage(handle) : handle;
   }
 
   /** The settled value or error of a promise state, owned by the call. */
@@ -504,8 +501,7 @@ export class Call implements HostBinding {
   end(): void {
     this.ended = true;
     this.pending.clear();
-    const owned = this.owned;
-    if (owned === null) return;
-    for (const handle of owned.splice(0).toReversed()) if (handle.alive) handle.dispose();
+    // The scope frees its live handles, the latest first; a call may end twice (a failed park ends it early).
+    if (this.handles?.alive === true) this.handles.dispose();
   }
 }

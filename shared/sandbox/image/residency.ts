@@ -11,13 +11,32 @@
 // upstream), and a next call of the same image finds memory already holding
 // it and starts without writing anything. A call that comes first does that
 // work itself, so nothing depends on the task running.
-import { LIMITS } from "../limits";
-import type { Call, Residency } from "./call";
-import type { Instance } from "./instance";
-import { engineFault, fail } from "./failure";
-import { heapBreak, type HeapLayout } from "./heap-layout";
+import { LIMITS } from "../../limits";
+import { engineFault, fail } from "../engine/failure";
+import { heapBreak, type HeapLayout } from "../engine/heap-layout";
+import type { Instance } from "../engine/instance";
+import type { HostBinding, Vm } from "../engine/vm";
 import { capture, restore, snapshotBytes, type Snapshot } from "./image";
-import type { Vm } from "./vm";
+
+/**
+ * A call as its residency sees it (../call/call.ts): what the VM's host
+ * functions serve while it runs, and the invocation that holds the instance
+ * for it.
+ */
+export interface Resident extends HostBinding {
+  readonly owner: object;
+}
+
+/** Where a call's state lives while it awaits a host capability. */
+export interface Residency {
+  /** Saves the call's state before it awaits; throws a SandboxFailure when it cannot. */
+  park(call: Resident): void;
+  /** Makes the call's state the one in memory again; throws a SandboxFailure when it cannot. */
+  resume(call: Resident): Promise<void> | void;
+}
+
+/** Calls that run in a runtime of their own keep it while they wait. */
+export const OWN_RUNTIME: Residency = { park: () => undefined, resume: () => undefined };
 
 /**
  * The C stack the sandbox can dirty below its top: QuickJS stops JS at
@@ -72,7 +91,7 @@ export interface ResidencyCounters {
 export class ImageResidency implements Residency {
   private readonly lock = new EngineLock();
   /** Whose state memory holds: a running call, or a parked one nobody has displaced yet. */
-  private resident: Call | null = null;
+  private resident: Resident | null = null;
   /** The first heap address above which memory is known to be zero. */
   private dirtyEnd: number;
   /** Whether the stack window may hold bytes of a call. */
@@ -82,7 +101,7 @@ export class ImageResidency implements Residency {
   /** The image to put back once the instance is idle (a task is queued while this is set). */
   private settleTo: Snapshot | null = null;
   readonly counters: ResidencyCounters = { writes: 0, skipped: 0, settled: 0 };
-  private readonly parked = new Map<Call, Snapshot>();
+  private readonly parked = new Map<Resident, Snapshot>();
   /** Bytes of parked states in this instance. */
   parkedBytes = 0;
 
@@ -96,7 +115,7 @@ export class ImageResidency implements Residency {
   }
 
   /** Writes `image` into memory for `call`, which becomes the running call (null: our own set-up code). */
-  enter(call: Call | null, image: Snapshot): void {
+  enter(call: Resident | null, image: Snapshot): void {
     if (this.clean === image) this.counters.skipped++;
     else this.write(image);
     if (this.stackDirty) this.zeroStack(new Uint8Array(this.engine.memory.buffer));
@@ -113,7 +132,7 @@ export class ImageResidency implements Residency {
   }
 
   /** True while memory holds `call`'s state. */
-  holds(call: Call): boolean {
+  holds(call: Resident): boolean {
     return this.resident === call;
   }
 
@@ -121,7 +140,7 @@ export class ImageResidency implements Residency {
    * After an image build: zeroes the heap it grew above `end` and the stack
    * it used, so what runs next meets none of its bytes.
    */
-  leave(call: Call | null, end: number): void {
+  leave(call: Resident | null, end: number): void {
     if (!this.vacate(call)) return;
     const bytes = new Uint8Array(this.engine.memory.buffer);
     if (this.dirtyEnd > end) bytes.fill(0, end, this.dirtyEnd);
@@ -134,7 +153,7 @@ export class ImageResidency implements Residency {
    * answered (a task of its own, when nobody holds the instance), unless a
    * next call gets there first and writes its own image in.
    */
-  leaveFor(call: Call, image: Snapshot): void {
+  leaveFor(call: Resident, image: Snapshot): void {
     if (!this.vacate(call)) return;
     // The last call's image: the likeliest to be called next.
     const scheduled = this.settleTo !== null;
@@ -148,7 +167,7 @@ export class ImageResidency implements Residency {
   }
 
   /** `call` (null: set-up code) no longer runs; false when memory is not its or the engine is gone. */
-  private vacate(call: Call | null): boolean {
+  private vacate(call: Resident | null): boolean {
     if (call !== null) this.dropParked(call);
     if (this.resident !== call) return false;
     this.resident = null;
@@ -178,7 +197,7 @@ export class ImageResidency implements Residency {
     this.lock.release(owner);
   }
 
-  park(call: Call): void {
+  park(call: Resident): void {
     if (this.resident !== call) throw new Error("sandbox: parking a call that is not running");
     const state = capture(this.engine.memory, this.layout);
     const bytes = snapshotBytes(state);
@@ -196,7 +215,7 @@ export class ImageResidency implements Residency {
     this.lock.release(call.owner);
   }
 
-  async resume(call: Call): Promise<void> {
+  async resume(call: Resident): Promise<void> {
     await this.lock.acquire(call.owner);
     const state = this.parked.get(call);
     if (state === undefined) throw new Error("sandbox: resuming a call that is not parked");
@@ -215,7 +234,7 @@ export class ImageResidency implements Residency {
   }
 
   /** Drops a call's parked state, if any. */
-  private dropParked(call: Call): void {
+  private dropParked(call: Resident): void {
     const state = this.parked.get(call);
     if (state === undefined) return;
     this.parked.delete(call);

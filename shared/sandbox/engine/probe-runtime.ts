@@ -1,6 +1,11 @@
 // The raw pointers of the library's runtime and context, and runtimes made
 // for start-up probes (layout.ts, code-layout.ts).
-import type { QuickJSContext, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten-core";
+import {
+  Scope,
+  type QuickJSContext,
+  type QuickJSRuntime,
+  type QuickJSWASMModule,
+} from "quickjs-emscripten-core";
 
 /** QuickJS resets the per-context interrupt counter to this before every poll. */
 export const QUICKJS_POLL_RESET = 10_000;
@@ -26,20 +31,13 @@ export function runtimePointer(runtime: QuickJSRuntime): number {
   return value;
 }
 
-/** Runs `probe` in a runtime and context made for it, both freed afterwards. */
+/** Runs `probe` in a runtime and context made for it, both freed afterwards (the context first). */
 export function withProbeRuntime<T>(
   module: QuickJSWASMModule,
   probe: (runtime: QuickJSRuntime, context: QuickJSContext) => T,
 ): T {
-  const runtime = module.newRuntime();
-  try {
-    const context = runtime.newContext();
-    try {
-      return probe(runtime, context);
-    } finally {
-      context.dispose();
-    }
-  } finally {
-    runtime.dispose();
-  }
+  return Scope.withScope((scope) => {
+    const runtime = scope.manage(module.newRuntime());
+    return probe(runtime, scope.manage(runtime.newContext()));
+  });
 }

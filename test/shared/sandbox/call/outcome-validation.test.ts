@@ -1,7 +1,7 @@
 // Stage outcomes are validated strictly; anything else is hook_invalid_return
 // with a message that says exactly what is wrong.
 import { describe, expect, it } from "vitest";
-import { adapterCode, beforeCode, okValue, runAfter, runBefore, failure, failureOf } from "./helpers";
+import { adapterCode, beforeCode, okValue, runAfter, runBefore, failure, failureOf } from "../helpers";
 
 const before = (value: string) => runBefore(beforeCode(`return ${value};`));
 const after = (value: string) =>

@@ -6,19 +6,18 @@
 //
 // Each image is sealed before it is taken: its free chunks are allocated, so
 // what a call allocates comes from the heap's top and the bytes a call holds
-// are read from one word (fuel.ts prices steps by them). The data a module's
-// top level left (not its bytecode, priced per function) counts too.
+// are read from one word (../call/fuel.ts prices steps by them). The data a
+// module's top level left (not its bytecode, priced per function) counts too.
 import { LRUCache } from "lru-cache";
-import { Base, PreludeFailure } from "./base";
-import { Call } from "./call";
-import type { Instance } from "./instance";
-import { heapCensus, heapTop, trimTop, type HeapLayout } from "./heap-layout";
+import { KNOBS } from "../../knobs";
+import { Base } from "../engine/base";
+import { heapCensus, heapTop, trimTop, type HeapLayout } from "../engine/heap-layout";
+import type { Instance } from "../engine/instance";
+import { Vm } from "../engine/vm";
+import type { PreludeExtension } from "../prelude";
+import type { LogEntry, SandboxError } from "../types";
 import { capture, captureDelta, deltaBytes, expand, snapshotBytes, type Delta, type Snapshot } from "./image";
-import type { PreludeExtension } from "./prelude";
 import { ImageResidency } from "./residency";
-import { KNOBS } from "../knobs";
-import type { LogEntry, SandboxError } from "./types";
-import { Vm } from "./vm";
 
 /** A prelude installed on the root, and its image. */
 export interface BaseImage {
@@ -236,11 +235,6 @@ export class Images {
     this.clear();
     this.bases.clear();
   }
-
-  /** A call on this instance's runtime, for the invocation `setup.owner` (which holds the instance). */
-  newCall(base: BaseImage, setup: Omit<ConstructorParameters<typeof Call>[3], "residency">): Call {
-    return new Call(this.engine, this.vm, base.base, { ...setup, residency: this.residency });
-  }
 }
 
 /** Failures are rare: their key may be built per lookup. */
@@ -265,5 +259,3 @@ export interface ImageStats {
   parkedBytes: number;
   rememberedFailures: number;
 }
-
-export { PreludeFailure };

@@ -84,8 +84,7 @@ function findInterruptCounter(module: QuickJSWASMModule, memory: WebAssembly.Mem
     });
     const steps = QUICKJS_POLL_RESET * 6;
     const result = context.evalCode(`let x = 0; for (let i = 0; i < ${steps}; i++) x += i; x`);
-    if (result.error) result.error.dispose();
-    else result.value.dispose();
+    result.dispose();
     runtime.removeInterruptHandler();
     const found = candidates as number[] | null;
     // Unshortened, the loop polls ~12 times; shortened to 7, thousands.
@@ -119,8 +118,7 @@ function findStackFrame(
     const phase = (code: string): Uint32Array[] => {
       samples = [];
       const result = context.evalCode(code, "probe.js", { type: "global" });
-      if (result.error) result.error.dispose();
-      else result.value.dispose();
+      result.dispose();
       return samples;
     };
     const atDepth = (depth: number) =>

@@ -1,15 +1,15 @@
-// The loop meter of the engine's native code (shared/sandbox/native-meter.ts)
+// The loop meter of the engine's native code (shared/sandbox/engine/native-meter.ts)
 // in workerd, on the wasm the Workers import. The meter's own arithmetic is
 // tested on a small module in Node (test/scripts/meter-wasm.node.test.ts);
 // the hostile suite has the cases it exists for (ropes).
 import { describe, expect, it } from "vitest";
-import wasmModule from "../../../shared/sandbox/wasm/quickjs-metered.wasm";
-import { LIMITS } from "../../../shared/limits";
-import { createAdapterSandbox, createEngineProvider } from "../../../shared/sandbox";
-import { NATIVE_QUANTUM } from "../../../shared/sandbox/native-meter";
-import { STACK_WINDOW_BYTES } from "../../../shared/sandbox/residency";
-import { beforeCode, CONTINUE, SEED_ADAPTER } from "./code";
-import { failure, failureOf, okValue, testContext } from "./helpers";
+import wasmModule from "../../../../shared/sandbox/wasm/quickjs-metered.wasm";
+import { LIMITS } from "../../../../shared/limits";
+import { createAdapterSandbox, createEngineProvider } from "../../../../shared/sandbox";
+import { NATIVE_QUANTUM } from "../../../../shared/sandbox/engine/native-meter";
+import { STACK_WINDOW_BYTES } from "../../../../shared/sandbox/image/residency";
+import { beforeCode, CONTINUE, SEED_ADAPTER } from "../code";
+import { failure, failureOf, okValue, testContext } from "../helpers";
 
 /** A strict comparison of two strings of `chars` characters that differ only at the end: one built-in step. */
 const oneLongCompare = (chars: number) =>

@@ -3,8 +3,8 @@
 // host takes them then, and hears of a refusal at once. A violation is
 // sticky: the hook sees a thrown error, and even if it catches it the
 // invocation fails with hook_log_limit.
-import type { Json } from "../json";
-import type { LogEntry, LogLevel } from "./types";
+import type { Json } from "../../json";
+import type { LogEntry, LogLevel } from "../types";
 
 const LEVELS: readonly string[] = ["debug", "info", "warn", "error"];
 

@@ -1,5 +1,5 @@
 // Where the wasm instance keeps its state in linear memory. Memory images
-// (image.ts) copy exactly these regions, so they are found by probing at
+// (../image/image.ts) copy exactly these regions, so they are found by probing at
 // start-up and checked, never hard-coded: a later build that moves them makes
 // the sandbox fall back to fresh runtimes and say so once.
 //

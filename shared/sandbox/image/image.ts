@@ -8,7 +8,7 @@
 // (runtime, context, prelude), so they are kept as the runs of words that
 // differ from it plus what lies above its end; `expand` turns one back into
 // whole bytes for the codes in use.
-import type { HeapLayout } from "./heap-layout";
+import type { HeapLayout } from "../engine/heap-layout";
 
 /** Whole bytes of a state: static data and the heap from its base to `end`. */
 export interface Snapshot {

@@ -1,9 +1,9 @@
 // Strict validation of what an adapter stage returns: only the
 // documented actions, no extra keys, and readable reasons and messages. The
 // value arrives as parsed JSON (the sandbox already refused non-JSON values).
-import { isJsonObject, type Json, type JsonObject } from "../json";
-import { err, ok, type Result } from "../result";
-import type { AdapterStage, AfterOutcome, BeforeOutcome } from "./types";
+import { isJsonObject, type Json, type JsonObject } from "../../json";
+import { err, ok, type Result } from "../../result";
+import type { AdapterStage, AfterOutcome, BeforeOutcome } from "../types";
 
 /** Stable reason identifiers: lowercase, starts with a letter, at most 64 characters. */
 export const REASON_ID = /^[a-z][a-z0-9_.-]{0,63}$/;
