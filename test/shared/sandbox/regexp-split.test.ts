@@ -1,4 +1,4 @@
-// Splitting by a regexp inside hooks (shared/sandbox/prelude/regexp-split.ts):
+// Splitting by a regexp inside hooks (shared/sandbox/prelude/regexp-split.js):
 // the same parts as the language gives, fuel in proportion to the text, and
 // the specified algorithm, with every observable step, once hook code has
 // changed anything it observes.
