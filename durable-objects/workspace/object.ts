@@ -379,7 +379,6 @@ export class WorkspaceObject extends DurableObject<WorkspaceObjectEnv> implement
    * still holds them resolved, and D1 refuses them.
    */
   grantLease(): Lease {
-    const ms = this.#leases.grant();
     const since = iso(Date.now() - KNOBS.revokedKeyHorizonMs);
     const view: WorkspaceView = {
       epoch: this.#leases.epoch,
@@ -387,7 +386,12 @@ export class WorkspaceObject extends DurableObject<WorkspaceObjectEnv> implement
       pointers: this.#state.allPointers(),
       revoked: this.#state.revokedSince(since),
     };
-    return { view, ms };
+    // An object nothing ever wrote to (any name a request can make up: the gateway asks for a
+    // lease beside the key's lookup) answers its empty view for that one call, with no lease to
+    // record, so a stranger's request stores nothing. The first write ends that: it has no lease
+    // to wait for, and every grant after it is a real one.
+    if (this.#state.neverWritten()) return { view, ms: 0 };
+    return { view, ms: this.#leases.grant() };
   }
 
   #head(target: string): StoredHeadRow {

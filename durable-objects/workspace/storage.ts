@@ -107,6 +107,7 @@ type PointerRecord = {
 };
 
 export class WorkspaceStorage {
+  #written = false;
   /** Boxed: a missing key is remembered too. */
   readonly #meta = objectCache<{ value: string | null }>();
   /** Frozen, so a caller cannot change what the next read returns. */
@@ -115,6 +116,19 @@ export class WorkspaceStorage {
 
   constructor(private readonly sql: SqlStorage) {
     migrate(sql);
+  }
+
+  /** Whether no write ever reached this object (its tables are empty); once written, it stays so. */
+  neverWritten(): boolean {
+    if (this.#written) return false;
+    this.#written =
+      this.sql
+        .exec<{ written: number }>(
+          `select exists(select 1 from meta) or exists(select 1 from pointers)
+             or exists(select 1 from revoked_keys) or exists(select 1 from heads) as written`,
+        )
+        .one().written !== 0;
+    return !this.#written;
   }
 
   getMeta(key: string): string | null {

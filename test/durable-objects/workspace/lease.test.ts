@@ -77,9 +77,30 @@ describe("WorkspaceObject leases: a write returns only after every older lease h
     }));
 });
 
+/** An object some write has reached (the workspace's catalog was written once), so its grants are leases. */
+async function writtenObject() {
+  const stub = workspaceObject(env, `ws_lease_${crypto.randomUUID()}`);
+  await stub.catalogChanged();
+  return stub;
+}
+
 describe("WorkspaceObject leases through the object", () => {
+  it("an object no write ever reached answers its empty view with no lease and stores nothing; after a write it grants leases", async () => {
+    const stub = workspaceObject(env, `ws_stranger_${crypto.randomUUID()}`);
+    expect(await stub.grantLease()).toEqual({
+      view: { epoch: expect.any(Number), catalog: 0, pointers: {}, revoked: [] },
+      ms: 0,
+    });
+    await runInDurableObject(stub, (_o, state) => {
+      const rows = (table: string) => state.storage.sql.exec(`select * from ${table}`).toArray().length;
+      expect(["meta", "pointers", "revoked_keys", "heads"].map(rows)).toEqual([0, 0, 0, 0]);
+    });
+    await stub.catalogChanged();
+    expect((await stub.grantLease()).ms).toBeGreaterThan(0);
+  });
+
   it("a deploy after a grant returns no earlier than the lease's end plus the margin", async () => {
-    const stub = workspaceObject(env, `ws_lease_${crypto.randomUUID()}`);
+    const stub = await writtenObject();
     const lease = await stub.grantLease();
     await stub.setPointer("tool:t", "active", "rev_1", 10);
     await runInDurableObject(stub, (_o, state) => {
@@ -94,7 +115,7 @@ describe("WorkspaceObject leases through the object", () => {
   });
 
   it("an object evicted mid-lease still waits out the leases its previous instance granted", async () => {
-    const stub = workspaceObject(env, `ws_lease_${crypto.randomUUID()}`);
+    const stub = await writtenObject();
     await stub.grantLease();
     await evictDurableObject(stub);
     await stub.revokeKey("key_a");

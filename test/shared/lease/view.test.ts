@@ -20,7 +20,12 @@ function counted() {
   return { state, env: { WORKSPACE: binding } as unknown as WorkspaceBinding };
 }
 
-const freshWs = () => `ws_leasec_${crypto.randomUUID()}`;
+/** A workspace whose object a write has reached (its catalog, once), so its grants are leases. */
+async function freshWs(): Promise<string> {
+  const ws = `ws_leasec_${crypto.randomUUID()}`;
+  await env.WORKSPACE.getByName(ws).catalogChanged();
+  return ws;
+}
 /** The test suite's lease length (vitest.config.ts sets LEASE_MS). */
 const LEASE_MS = 200;
 
@@ -39,7 +44,7 @@ afterEach(() => {
 describe("an isolate's lease on a workspace's view", () => {
   it("while the lease holds, calls are answered from memory: one trip for many calls", async () => {
     const { state, env: bound } = counted();
-    const ws = freshWs();
+    const ws = await freshWs();
     const first = await leasedView(bound, ws);
     expect(first.fetched).toBe(true);
     for (let i = 0; i < 20; i++) expect((await leasedView(bound, ws)).fetched).toBe(false);
@@ -48,7 +53,7 @@ describe("an isolate's lease on a workspace's view", () => {
 
   it("concurrent calls with no lease share one trip", async () => {
     const { state, env: bound } = counted();
-    const ws = freshWs();
+    const ws = await freshWs();
     const views = await Promise.all(Array.from({ length: 8 }, () => leasedView(bound, ws)));
     expect(state.grants).toBe(1);
     expect(new Set(views.map((v) => v.view.epoch)).size).toBe(1);
@@ -56,7 +61,7 @@ describe("an isolate's lease on a workspace's view", () => {
 
   it("past the renewal point a call is answered at once and the lease is renewed after it, in the background", async () => {
     const { state, env: bound } = counted();
-    const ws = freshWs();
+    const ws = await freshWs();
     await leasedView(bound, ws);
     // Past the renewal point, well before the end (on the isolate's clock).
     vi.setSystemTime(start + LEASE_MS * KNOBS.leaseRenewAtFraction + 5);
@@ -70,7 +75,7 @@ describe("an isolate's lease on a workspace's view", () => {
 
   it("a lease that has ended is not used: the next call pays one trip and sees writes made since", async () => {
     const { state, env: bound } = counted();
-    const ws = freshWs();
+    const ws = await freshWs();
     await leasedView(bound, ws);
     await env.WORKSPACE.getByName(ws).setPointer("tool:t", "active", "rev_2", 10);
     // The write returned once the lease had ended in real time; the isolate's clock shows it at its next I/O.
@@ -83,7 +88,7 @@ describe("an isolate's lease on a workspace's view", () => {
 
   it("no lease and no answer from home fails closed with LeaseUnavailable; a held lease still serves", async () => {
     const { state, env: bound } = counted();
-    const ws = freshWs();
+    const ws = await freshWs();
     state.failing = true;
     await expect(leasedView(bound, ws)).rejects.toBeInstanceOf(LeaseUnavailable);
     state.failing = false;
@@ -100,7 +105,7 @@ describe("an isolate's lease on a workspace's view", () => {
 
   it("with the clock frozen during CPU work (as deployed), sandbox CPU the clock has not shown shortens the lease", async () => {
     const { state, env: bound } = counted();
-    const ws = freshWs();
+    const ws = await freshWs();
     await leasedView(bound, ws);
     expect((await leasedView(bound, ws)).fetched).toBe(false);
     // A hook burned most of the lease's remaining time without I/O: the frozen clock does not show it.

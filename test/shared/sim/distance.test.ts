@@ -254,6 +254,8 @@ describe("POST /__sim/forget", () => {
 
   it("empties the gateway isolate's caches, so that its next call asks the workspace's home again", async () => {
     const { uid } = await createWorkspace("forget");
+    // A write reaches the workspace's object, so its grants are leases an isolate keeps.
+    await workspaceObject(env, uid).catalogChanged();
     const { view } = await leasedView(env, uid);
     const config = configAt(env, uid, view.catalog);
     expect(configAt(env, uid, view.catalog)).toBe(config);
