@@ -321,6 +321,19 @@ function coldCall(
   };
 }
 
+/** An LLM proxy call through the request hook and four plugins, on the connection's colo. */
+const llmCall = (label: string, path: string, body: unknown, headers: Record<string, string>): WorldCase => ({
+  name: `${label}, hook + 4 plugins`,
+  calls: 1,
+  prepared: false,
+  kind: "hot",
+  run: (conn) =>
+    timed(
+      () => conn.send("POST", path, body, { ...headers, [SIM_COLO_HEADER]: String(conn.colo) }),
+      (reply) => expectStatus(label, reply),
+    ),
+});
+
 /** A tools/call that must succeed, on the connection's colo. */
 const direct = (
   name: string,
@@ -427,37 +440,13 @@ function worldCases(server: SimServer, world: World, cold: ColdColos): WorldCase
           (reply) => expectStatus("tools/list", reply),
         ),
     },
-    {
-      name: "LLM OpenAI, hook + 4 plugins",
-      calls: 1,
-      prepared: false,
-      kind: "hot",
-      run: (conn) =>
-        timed(
-          () =>
-            conn.send("POST", `/llm/${plugged.uid}/openai/v1/chat/completions`, chatBody, {
-              authorization: `Bearer ${plugged.key}`,
-              [SIM_COLO_HEADER]: String(conn.colo),
-            }),
-          (reply) => expectStatus("LLM OpenAI", reply),
-        ),
-    },
-    {
-      name: "LLM Anthropic, hook + 4 plugins",
-      calls: 1,
-      prepared: false,
-      kind: "hot",
-      run: (conn) =>
-        timed(
-          () =>
-            conn.send("POST", `/llm/${plugged.uid}/anthropic/v1/messages`, messagesBody, {
-              "x-api-key": plugged.key,
-              "anthropic-version": "2023-06-01",
-              [SIM_COLO_HEADER]: String(conn.colo),
-            }),
-          (reply) => expectStatus("LLM Anthropic", reply),
-        ),
-    },
+    llmCall("LLM OpenAI", `/llm/${plugged.uid}/openai/v1/chat/completions`, chatBody, {
+      authorization: `Bearer ${plugged.key}`,
+    }),
+    llmCall("LLM Anthropic", `/llm/${plugged.uid}/anthropic/v1/messages`, messagesBody, {
+      "x-api-key": plugged.key,
+      "anthropic-version": "2023-06-01",
+    }),
     {
       name: "Code Mode execute, 3 calls",
       calls: 1,
