@@ -1,7 +1,12 @@
-// Talking to an upstream MCP server (Streamable HTTP) with the official SDK client.
+// Talking to an upstream MCP server (Streamable HTTP) with the official SDK:
+// its client and transport, made here for the index and for the gateway's
+// calls alike (workers/gateway/upstream/).
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { ServerCapabilities, Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  StreamableHTTPClientTransport,
+  type StreamableHTTPClientTransportOptions,
+} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { ClientCapabilities, ServerCapabilities, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { UpstreamCapabilities } from "../db/schema";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker-provider.js";
 import { KNOBS } from "../knobs";
@@ -38,17 +43,27 @@ export const CLIENT_INFO = { name: "rayrun-hooks", version: "1.0.0" };
  */
 const RELAYABLE_CAPABILITIES = { sampling: {}, elicitation: { form: {}, url: {} }, roots: {} };
 
-/** A connected SDK client; always `close()` it. */
-export async function connectUpstream(url: string, options: UpstreamOptions = {}): Promise<Client> {
+/** An SDK client (not yet connected) declaring `capabilities`. */
+export function upstreamClient(capabilities: ClientCapabilities = RELAYABLE_CAPABILITIES): Client {
+  // The SDK's default Ajv validator compiles with `new Function`, which workerd forbids.
+  return new Client(CLIENT_INFO, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator(), capabilities });
+}
+
+/** The SDK's Streamable HTTP transport to an upstream, sending its bearer token with every request. */
+export function upstreamTransport(
+  url: string,
+  options: UpstreamOptions = {},
+  transport: Omit<StreamableHTTPClientTransportOptions, "requestInit"> = {},
+): StreamableHTTPClientTransport {
   const headers: Record<string, string> = {};
   if (options.bearerToken) headers.authorization = `Bearer ${options.bearerToken}`;
-  // The SDK's default Ajv validator compiles with `new Function`, which workerd forbids.
-  const client = new Client(CLIENT_INFO, {
-    jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
-    capabilities: RELAYABLE_CAPABILITIES,
-  });
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
-  await client.connect(transport, { timeout: UPSTREAM_LIMITS.requestTimeoutMs });
+  return new StreamableHTTPClientTransport(new URL(url), { ...transport, requestInit: { headers } });
+}
+
+/** A connected SDK client; always `close()` it. */
+export async function connectUpstream(url: string, options: UpstreamOptions = {}): Promise<Client> {
+  const client = upstreamClient();
+  await client.connect(upstreamTransport(url, options), { timeout: UPSTREAM_LIMITS.requestTimeoutMs });
   return client;
 }
 

@@ -5,7 +5,7 @@
 // otherwise the gateway refuses it at once.
 import type { ClientRequestRelay, RelayCapabilities } from "../wire/relay";
 import { CAPABILITY_OF_METHOD } from "./client-session";
-import type { UpstreamRequest } from "./mcp-exchange";
+import type { UpstreamRequest } from "./upstream-messages";
 import { relayId } from "./relay-id";
 import type { UpstreamSession } from "./upstream-session";
 

@@ -1,51 +1,101 @@
 // A client's standalone stream: what its upstream sessions send outside any
 // request (log messages, list changes, resource updates, a roots/list at the
 // start of a session). Only a stateful upstream has such a stream; it is read
-// with the session the client's calls use, so what it says is about them.
-import { EventSourceParserStream } from "eventsource-parser/stream";
-import { jsonMessage, streamHeaders } from "./mcp-exchange";
+// with the SDK's transport (transport.ts) on the session the client's calls
+// use, so what it says is about them. The SDK opens a standalone stream by
+// itself only right after `notifications/initialized` (streamableHttp.js:388-391,
+// 1.32.2), and the session here is usually a remembered one: `resumeStream`,
+// the transport's one public way to open a GET, sends no Last-Event-ID for an
+// empty event id (:97). The stream is not resumed when it ends: the client's
+// own stream then ends too.
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { gatewayTransport, streamEnd } from "./transport";
 import type { UpstreamEndpoint, UpstreamSession } from "./upstream-session";
+
+/** An upstream's open standalone stream: its messages, in order, until it ends. */
+export interface UpstreamStream {
+  /** The next message, or null once the stream ended (or was let go). */
+  next(): Promise<JSONRPCMessage | null>;
+  close(): Promise<void>;
+}
 
 /** The upstream's standalone stream for an open stateful session, or null when it offers none. */
 export async function listenUpstream(
   endpoint: UpstreamEndpoint,
   session: UpstreamSession,
   signal: AbortSignal,
-): Promise<ReadableStream<Uint8Array> | null> {
-  const headers = streamHeaders({ url: endpoint.url, bearerToken: endpoint.bearerToken, ...session });
-  const response = await fetch(endpoint.url, { method: "GET", headers, signal }).catch(() => null);
-  if (response === null) return null;
-  const type = (response.headers.get("content-type") ?? "").toLowerCase();
-  if (!response.ok || response.body === null || !type.includes("text/event-stream")) {
-    await response.body?.cancel();
+): Promise<UpstreamStream | null> {
+  const { url, bearerToken } = endpoint;
+  const { transport, lastGet } = gatewayTransport({ url, bearerToken, ...session }, signal, {
+    standalone: true,
+  });
+  const queue: JSONRPCMessage[] = [];
+  let ended = false;
+  let wake: (() => void) | undefined;
+  const stop = () => {
+    ended = true;
+    wake?.();
+  };
+  // oxlint-disable-next-line unicorn/prefer-add-event-listener -- the SDK's transport has no addEventListener
+  transport.onmessage = (message) => {
+    if (ended) return;
+    if (streamEnd(message) !== null) {
+      stop();
+      // Closed at once, before the SDK could plan a resumption of its own.
+      void transport.close();
+      return;
+    }
+    queue.push(message);
+    wake?.();
+  };
+  await transport.start();
+  try {
+    await transport.resumeStream("");
+  } catch {
+    // Refused or unreachable: no stream.
+  }
+  const opened = lastGet();
+  if (opened === undefined || !opened.ok || !opened.eventStream) {
+    await transport.close();
     return null;
   }
-  return response.body;
+  return {
+    next: async () => {
+      for (;;) {
+        const message = queue.shift();
+        if (message !== undefined) return message;
+        if (ended) return null;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        wake = undefined;
+      }
+    },
+    close: async () => {
+      stop();
+      await transport.close();
+    },
+  };
 }
 
-/** Each JSON message of an event stream, in order, until it ends or `signal` aborts. */
+/** Each message of an upstream stream, in order, until it ends or `signal` aborts. */
 export async function eachMessage(
-  body: ReadableStream<Uint8Array>,
+  stream: UpstreamStream,
   signal: AbortSignal,
-  onMessage: (message: unknown) => Promise<void>,
+  onMessage: (message: JSONRPCMessage) => Promise<void>,
 ): Promise<void> {
-  const reader = body
-    .pipeThrough(new TextDecoderStream())
-    .pipeThrough(new EventSourceParserStream())
-    .getReader();
-  const stop = () => void reader.cancel().catch(() => undefined);
+  const stop = () => void stream.close();
   signal.addEventListener("abort", stop, { once: true });
   try {
     for (;;) {
-      const next = await reader.read();
-      if (next.done) return;
-      const parsed = jsonMessage(next.value);
-      if (parsed !== undefined) await onMessage(parsed);
+      const message = await stream.next();
+      if (message === null) return;
+      await onMessage(message);
     }
   } catch {
-    // A stream cut off (the client left, the upstream went away) just ends.
+    // A client gone, an upstream that refuses an answer: the stream just ends.
   } finally {
     signal.removeEventListener("abort", stop);
-    await reader.cancel().catch(() => undefined);
+    await stream.close();
   }
 }

@@ -1,24 +1,21 @@
 // Requests to an upstream over its remembered MCP session. An upstream is
-// initialized once per isolate and owner (the MCP handshake: initialize +
-// notifications/initialized) and its session — the session id of a stateful
-// server, none for a stateless one — and negotiated protocol version are
-// reused, so a request costs a single POST. A remembered session the upstream
-// no longer knows (HTTP 404, or 400 from a server that became stateful) is
-// replaced by a fresh handshake and the request sent once more: the upstream
-// refused it at the transport, so it never ran.
-import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+// initialized once per isolate and owner (the MCP handshake: the SDK client's
+// initialize + notifications/initialized) and its session — the session id of
+// a stateful server, none for a stateless one — and negotiated protocol
+// version are reused, each request going out on an SDK transport made with
+// them (exchange.ts), so it costs a single POST. A remembered session the
+// upstream no longer knows (HTTP 404, or 400 from a server that became
+// stateful) is replaced by a fresh handshake and the request sent once more:
+// the upstream refused it at the transport, so it never ran.
+import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { RelayCapabilities } from "../wire/relay";
-import {
-  exchange,
-  type ExchangeAnswer,
-  type ExchangeSinks,
-  type ExchangeTarget,
-  type UpstreamRequest,
-} from "./mcp-exchange";
+import { exchange, type ExchangeAnswer, type ExchangeSinks } from "./exchange";
+import { gatewayTransport } from "./transport";
+import type { UpstreamRequest } from "./upstream-messages";
 import { boundedCache } from "../../../shared/cache";
 import { KNOBS } from "../../../shared/knobs";
 import { LIMITS } from "../../../shared/limits";
-import { CLIENT_INFO } from "../../../shared/services/upstream";
+import { upstreamClient } from "../../../shared/services/upstream";
 
 export interface UpstreamSession {
   sessionId: string | null;
@@ -116,33 +113,26 @@ async function handshake(
   signal: AbortSignal,
 ): Promise<UpstreamSession | { failed: string }> {
   const { url, bearerToken } = endpoint;
-  const base: ExchangeTarget = { url, bearerToken, sessionId: null, protocolVersion: null };
-  const init = await exchange(
-    base,
-    {
-      method: "initialize",
-      id: nextId++,
-      params: {
-        protocolVersion: LATEST_PROTOCOL_VERSION,
-        capabilities: endpoint.capabilities ?? {},
-        clientInfo: CLIENT_INFO,
-      },
-    },
+  const { transport, lastPost } = gatewayTransport(
+    { url, bearerToken, sessionId: null, protocolVersion: null },
     signal,
   );
-  if (init.kind !== "result") return { failed: `initialize failed (${summary(init)})` };
-  const version = init.result.protocolVersion;
-  if (typeof version !== "string" || !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-    return { failed: `the upstream speaks an unsupported protocol version ${JSON.stringify(version)}` };
+  const client = upstreamClient(endpoint.capabilities ?? {});
+  try {
+    await client.connect(transport, { signal, timeout: endpoint.timeoutMs });
+  } catch (error) {
+    // Unsent or cut off: thrown like any request's transport failure.
+    if (signal.aborted || lastPost() === undefined) throw error;
+    // The SDK sets the version it negotiated before it sends notifications/initialized.
+    const step = transport.protocolVersion === undefined ? "initialize failed" : "initialized was refused";
+    const why = error instanceof StreamableHTTPError ? `HTTP ${lastPost()?.status}` : describe(error);
+    return { failed: `${step} (${why})` };
+  } finally {
+    await client.close();
   }
-  const session: UpstreamSession = { sessionId: init.sessionId, protocolVersion: version };
-  const initialized = await exchange(
-    { ...base, ...session },
-    { method: "notifications/initialized" },
-    signal,
-  );
-  if (initialized.kind !== "accepted") return { failed: `initialized was refused (${summary(initialized)})` };
-  return session;
+  const { sessionId, protocolVersion } = transport;
+  if (protocolVersion === undefined) return { failed: "initialize failed (no protocol version)" };
+  return { sessionId: sessionId ?? null, protocolVersion };
 }
 
 /**
@@ -177,10 +167,10 @@ const sessionKeyOf = ({ owner, url, bearerToken, capabilities }: UpstreamEndpoin
     JSON.stringify(capabilities ?? {}),
   ].join("\n");
 
-/** One request (with an id) or notification (without) over the owner's session. */
+/** One request over the owner's session. */
 export async function requestUpstream(
   endpoint: UpstreamEndpoint,
-  message: { method: string; params?: Record<string, unknown>; notification?: true },
+  message: { method: string; params?: Record<string, unknown> },
   sinks: SessionSinks = {},
 ): Promise<SessionAnswer> {
   const { url, bearerToken, timeoutMs } = endpoint;
@@ -196,21 +186,15 @@ export async function requestUpstream(
         session = opened;
       }
       const current = session;
-      const { notification, ...body } = message;
-      const answer = await exchange(
-        { url, bearerToken, ...current },
-        notification ? body : { ...body, id: nextId++ },
-        signal,
-        {
-          ...(sinks.notify === undefined ? {} : { notify: sinks.notify }),
-          ...(sinks.request === undefined
-            ? {}
-            : {
-                request: (request: UpstreamRequest) =>
-                  sinks.request?.(request, current) ?? Promise.resolve(false),
-              }),
-        },
-      );
+      const answer = await exchange({ url, bearerToken, ...current }, { ...message, id: nextId++ }, signal, {
+        ...(sinks.notify === undefined ? {} : { notify: sinks.notify }),
+        ...(sinks.request === undefined
+          ? {}
+          : {
+              request: (request: UpstreamRequest) =>
+                sinks.request?.(request, current) ?? Promise.resolve(false),
+            }),
+      });
       if (remembered && answer.kind === "http_error" && (answer.status === 404 || answer.status === 400)) {
         sessions.delete(key);
         session = undefined;

@@ -27,17 +27,6 @@ export function plainToolCall(message: unknown): { id: string | number; request:
   return { id, request: { method: "tools/call", params: params as CallToolRequest["params"] } };
 }
 
-const RESPONSE_KEYS = new Set(["jsonrpc", "id", "result"]);
-
-/** The result of a JSON-RPC result response to request `id` (no `_meta`), or null. */
-export function plainResultResponse(message: unknown, id: number): JsonObject | null {
-  if (!isJsonObject(message) || message.jsonrpc !== "2.0" || message.id !== id) return null;
-  const { result } = message;
-  if (!isJsonObject(result) || result._meta !== undefined || !hasOnlyKeys(message, RESPONSE_KEYS))
-    return null;
-  return result;
-}
-
 const RESULT_KEYS = new Set(["content", "structuredContent", "isError"]);
 const TEXT_KEYS = new Set(["type", "text"]);
 

@@ -1,13 +1,9 @@
 // The hot path's hand checks of MCP messages (workers/gateway/wire/shapes.ts):
 // whatever they accept, the SDK's own schema accepts with the same meaning, and
 // anything they do not recognise is left to that schema (null).
-import {
-  CallToolRequestSchema,
-  CallToolResultSchema,
-  JSONRPCResultResponseSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { plainResultResponse, plainToolCall, plainToolResult } from "../../../../workers/gateway/wire/shapes";
+import { plainToolCall, plainToolResult } from "../../../../workers/gateway/wire/shapes";
 
 const call = (params: unknown, extra: Record<string, unknown> = {}) => ({
   jsonrpc: "2.0",
@@ -44,23 +40,6 @@ describe("plainToolCall", () => {
     ["a batch", [call({ name: "search" })]],
   ])("leaves %s to the SDK", (_label, message) => {
     expect(plainToolCall(message)).toBeNull();
-  });
-});
-
-describe("plainResultResponse", () => {
-  it("returns the result of a response to the request's id, as the SDK schema reads it", () => {
-    const message = { jsonrpc: "2.0", id: 3, result: { content: [], isError: false } };
-    expect(plainResultResponse(message, 3)).toEqual(JSONRPCResultResponseSchema.parse(message).result);
-  });
-
-  it.each([
-    ["another id", { jsonrpc: "2.0", id: 4, result: {} }],
-    ["an error response", { jsonrpc: "2.0", id: 3, error: { code: -1, message: "x" } }],
-    ["a result with _meta", { jsonrpc: "2.0", id: 3, result: { _meta: { progressToken: 1 } } }],
-    ["extra members", { jsonrpc: "2.0", id: 3, result: {}, extra: true }],
-    ["a non-object result", { jsonrpc: "2.0", id: 3, result: [1] }],
-  ])("leaves %s to the SDK", (_label, message) => {
-    expect(plainResultResponse(message, 3)).toBeNull();
   });
 });
 
