@@ -81,14 +81,14 @@ const PLUGIN_FILES = [
   { name: "temperature", test: { hook: "chat.params", input: { model: "demo", temperature: 0.7 } } },
   {
     name: "word-count",
-    // The test console runs a hook with JSON rules, and `tool` returns functions
-    // (`execute`), so it cannot complete a run there; deploying needs one
-    // completed run of the version, which this observing hook provides.
+    // An observing hook besides the tool, so that every tool call in the demo
+    // also shows a plugin hook that passes; the test run below exercises it
+    // (the test console also completes a run of `tool` itself).
     edit: (source) =>
       source.replace(
         "export default {",
         `export default {
-  // Added by npm start's seed: the test console cannot complete a run of \`tool\` (it returns functions).
+  // Added by npm start's demo: an observer that passes on every tool call.
   "tool.execute.before": () => undefined,`,
       ),
     test: { hook: "tool.execute.before", input: { toolID: "echo", args: { text: "hi" } } },

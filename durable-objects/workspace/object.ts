@@ -8,6 +8,7 @@ import {
   retryAfterSeconds,
 } from "../../shared/lifecycle/quota";
 import { KNOBS } from "../../shared/knobs";
+import { err, ok } from "../../shared/result";
 import { draftEtag, emptyContentHash } from "./head";
 import { insertVersion, storedHeads } from "./history";
 import { LeaseBook, realClock } from "./lease";
@@ -205,23 +206,21 @@ export class WorkspaceObject extends DurableObject<WorkspaceObjectEnv> implement
     const bucket = compileBucket(keyId);
     const used = this.#state.quotaUsed(bucket, window.start);
     if (used >= LIMITS.compilationsPerHour) {
-      return {
-        ok: false,
+      return err({
         quota: "compilations",
         limit: LIMITS.compilationsPerHour,
         used,
         resetAt: iso(window.resetAt),
         retryAfterSeconds: retryAfterSeconds(window.resetAt, at),
-      };
+      });
     }
     this.#state.setQuotaUsed(bucket, window.start, used + 1);
-    return {
-      ok: true,
+    return ok({
       quota: "compilations",
       limit: LIMITS.compilationsPerHour,
       used: used + 1,
       resetAt: iso(window.resetAt),
-    };
+    });
   }
 
   /** The hour's compilations of one key or user, without counting one (`GET …/quotas`). */
@@ -256,7 +255,7 @@ export class WorkspaceObject extends DurableObject<WorkspaceObjectEnv> implement
   ): Promise<SetPointerOutcome> {
     const current = this.#head(target).generation;
     if (generation !== undefined && generation !== current) {
-      return { ok: false, reset: { generation: current } };
+      return { kind: "reset", generation: current };
     }
     const previous = this.#state.pointers(target)[channel];
     const pointer: Pointer = {
@@ -269,7 +268,7 @@ export class WorkspaceObject extends DurableObject<WorkspaceObjectEnv> implement
     const after = this.#state.deployedCodeBytes({ target, channel, pointer });
     if (after > LIMITS.deployedCodeBytesPerWorkspace && after > before) {
       return {
-        ok: false,
+        kind: "allowance_exceeded",
         refusal: {
           allowance: "deployedCodeBytes",
           limit: LIMITS.deployedCodeBytesPerWorkspace,
@@ -281,7 +280,7 @@ export class WorkspaceObject extends DurableObject<WorkspaceObjectEnv> implement
     this.#state.putPointer(target, channel, pointer);
     const pointers = this.#state.pointers(target);
     await this.#leases.changed();
-    return { ok: true, pointers, previous, deployedCodeBytes: after };
+    return { kind: "set", pointers, previous, deployedCodeBytes: after };
   }
 
   /** Removes a pointer (e.g. `DELETE …/hook/shadow`); returns what it pointed at. */

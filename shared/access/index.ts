@@ -5,6 +5,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { database } from "../db/client";
 import { accessProfiles, apiKeyProfiles, type RiskLevel, type ToolListing } from "../db/schema";
+import { err, ok, type Result } from "../result";
 
 export const DEFAULT_PROFILE = "default";
 export const PROFILE_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -46,9 +47,21 @@ export interface AccessTool {
 
 export type AccessRefusalReason = "tool_blocked" | "not_allowed" | "profile_missing";
 
-export type AccessDecision =
-  | { ok: true; approval: { risk: RiskLevel; threshold: RiskLevel; profile: string } | null }
-  | { ok: false; code: "access_blocked"; reason: AccessRefusalReason; message: string };
+/** A call the profiles allow but whose risk needs a one-call approval: the strictest threshold and its profile. */
+export interface AccessApproval {
+  risk: RiskLevel;
+  threshold: RiskLevel;
+  profile: string;
+}
+
+export interface AccessRefusal {
+  code: "access_blocked";
+  reason: AccessRefusalReason;
+  message: string;
+}
+
+/** Allowed (with the approval its risk needs, or null), or refused. */
+export type AccessDecision = Result<AccessApproval | null, AccessRefusal>;
 
 const names = (tool: AccessTool, list: readonly string[]) =>
   list.includes(tool.uid) || list.includes(tool.publicName);
@@ -65,34 +78,31 @@ export function decideAccess(
   keyProfileName: string,
 ): AccessDecision {
   if (key === null) {
-    return {
-      ok: false,
+    return err({
       code: "access_blocked",
       reason: "profile_missing",
       message: `The key's access profile ${keyProfileName} does not exist.`,
-    };
+    });
   }
   const profiles = key === workspace ? [workspace] : [workspace, key];
   for (const profile of profiles) {
     if (names(tool, profile.blockedTools)) {
-      return {
-        ok: false,
+      return err({
         code: "access_blocked",
         reason: "tool_blocked",
         message: `Tool ${tool.publicName} is blocked by access profile ${profile.name}.`,
-      };
+      });
     }
     if (profile.allowedTools !== null && !names(tool, profile.allowedTools)) {
-      return {
-        ok: false,
+      return err({
         code: "access_blocked",
         reason: "not_allowed",
         message: `Tool ${tool.publicName} is not allowed by access profile ${profile.name}.`,
-      };
+      });
     }
   }
   // The strictest threshold of the profiles in force.
-  let approval: { risk: RiskLevel; threshold: RiskLevel; profile: string } | null = null;
+  let approval: AccessApproval | null = null;
   for (const profile of profiles) {
     const threshold = profile.approvalRisk;
     if (threshold === null || RISK_RANK[tool.risk] < RISK_RANK[threshold]) continue;
@@ -100,7 +110,7 @@ export function decideAccess(
       approval = { risk: tool.risk, threshold, profile: profile.name };
     }
   }
-  return { ok: true, approval };
+  return ok(approval);
 }
 
 type ProfileRow = typeof accessProfiles.$inferSelect;

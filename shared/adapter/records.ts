@@ -103,11 +103,11 @@ export function stepRecord(
     return runRecord(scope, {
       ...base,
       outcome: "error",
-      code: step.code,
-      details: { ...logs, error: step.message, message: step.message },
+      code: step.error.code,
+      details: { ...logs, error: step.error.message, message: step.error.message },
     });
   }
-  const outcome = step.outcome;
+  const outcome = step.value;
   if (outcome.action === "continue") {
     return runRecord(scope, {
       ...base,

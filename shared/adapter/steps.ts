@@ -12,6 +12,7 @@ import type {
   ToolCallContext,
 } from "../sandbox/types";
 import { getValidator, type ValidationIssue } from "../contract/validator";
+import { err, ok, type Result } from "../result";
 
 export interface RunnableAdapter {
   code: string;
@@ -31,17 +32,24 @@ export type StepFailureCode =
   | "upstream_arguments_invalid"
   | "public_output_invalid";
 
-export type StepRun = (
-  | { ok: true; outcome: BeforeOutcome | AfterOutcome }
-  | { ok: false; code: StepFailureCode; message: string; errors?: ValidationIssue[] }
-) & {
+/** A step that failed closed; `errors` when a schema was not met. */
+export interface StepFailure {
+  code: StepFailureCode;
+  message: string;
+  errors?: ValidationIssue[];
+}
+
+/** What the stage decided, or why it failed closed, with what the run cost either way. */
+export type StepRun = Result<BeforeOutcome | AfterOutcome, StepFailure> & StepMeta;
+
+export interface StepMeta {
   stage: AdapterStage;
   /** False when the adapter has no such stage (the value passes through) or input validation stopped it. */
   ran: boolean;
   logs: LogEntry[];
   fuelUsed: number;
   durationMs: number;
-};
+}
 
 export interface StepRequest {
   adapter: RunnableAdapter;
@@ -71,7 +79,7 @@ export function schemaFailure(
   schema: JsonObject | undefined,
   value: Json,
   key?: string,
-): { ok: false; code: StepFailureCode; message: string; errors: ValidationIssue[] } | null {
+): (StepFailure & { errors: ValidationIssue[] }) | null {
   if (!schema) return null;
   const valid = (key === undefined ? getValidator(schema) : getValidator(schema, key)).validate(value);
   if (valid.ok) return null;
@@ -80,7 +88,7 @@ export function schemaFailure(
     upstream_arguments_invalid: "The transformed arguments do not match the upstream input schema.",
     public_output_invalid: "The result does not match the tool's public output schema.",
   }[code];
-  return { ok: false, code, message: what, errors: valid.error.errors };
+  return { code, message: what, errors: valid.error.errors };
 }
 
 export async function runAdapterStep(req: StepRequest): Promise<StepRun> {
@@ -94,11 +102,11 @@ export async function runAdapterStep(req: StepRequest): Promise<StepRun> {
       args,
       keys.publicInput,
     );
-    if (invalid) return { ...invalid, stage, ran: false, ...idle };
+    if (invalid) return { ...err(invalid), stage, ran: false, ...idle };
   }
 
   let outcome: BeforeOutcome | AfterOutcome;
-  let meta: Omit<StepRun, "ok" | "outcome" | "code" | "message" | "errors">;
+  let meta: StepMeta;
   if (adapter.stages.includes(stage)) {
     const report = await runAdapterStage({
       code: adapter.code,
@@ -112,7 +120,7 @@ export async function runAdapterStep(req: StepRequest): Promise<StepRun> {
       const { code, message } = report.outcome.error;
       // Stages run without an abort signal (a tool call, once admitted, runs to its end).
       if (code === "hook_cancelled") throw new Error("an adapter stage was cancelled");
-      return { ok: false, code, message, ...meta };
+      return { ...err({ code, message }), ...meta };
     }
     outcome = report.outcome.value;
   } else {
@@ -140,6 +148,6 @@ export async function runAdapterStep(req: StepRequest): Promise<StepRun> {
             keys.publicOutput,
           )
         : null;
-  if (invalid) return { ...invalid, ...meta };
-  return { ok: true, outcome, ...meta };
+  if (invalid) return { ...err(invalid), ...meta };
+  return { ...ok(outcome), ...meta };
 }

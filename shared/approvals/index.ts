@@ -8,6 +8,7 @@ import { approvals, type ApprovalStatus } from "../db/schema";
 import { canonicalJson, sha256Hex } from "../canonical-json";
 import { newId } from "../ids";
 import type { Json } from "../json";
+import { err, ok, type Result } from "../result";
 
 /** How long an approval may be decided and used after it was requested. */
 export const APPROVAL_TTL_MS = 60 * 60 * 1000;
@@ -155,9 +156,7 @@ export async function claimApproval(
   workspaceUid: string,
   id: string,
   use: { toolUid: string; keyId: string; publicHash: string; now: number },
-): Promise<
-  { ok: true; row: ApprovalRow } | { ok: false; code: ApprovalUseCode; message: string; row?: ApprovalRow }
-> {
+): Promise<Result<ApprovalRow, ApprovalRefusal & { row?: ApprovalRow }>> {
   const spent = await spend(
     db,
     workspaceUid,
@@ -167,22 +166,22 @@ export async function claimApproval(
     eq(approvals.keyId, use.keyId),
     eq(approvals.publicHash, use.publicHash),
   );
-  if (spent) return { ok: true, row: spent };
+  if (spent) return ok(spent);
   const row = await getApproval(db, workspaceUid, id);
   const check = checkApprovalUse(row, use);
   // It passed the check just now, so another call spent it (or it expired) between the two reads.
-  if (check.ok) return { ok: false, code: "approval_used", message: USED_MESSAGE, row: check.row };
-  return row === undefined ? check : { ...check, row };
+  if (check.ok) return err({ code: "approval_used", message: USED_MESSAGE, row: check.value });
+  return row === undefined ? check : err({ ...check.error, row });
 }
 
 const USED_MESSAGE = "The approval was already used for one call.";
 
-/** A page of approvals by their (effective) status, newest first. */
+/** Up to `limit` approvals by their (effective) status, newest first, older than `after` when given. */
 export function listApprovals(
   db: D1Database,
   workspaceUid: string,
   status: ApprovalView,
-  page: { limit: number; cursor?: string | undefined },
+  page: { limit: number; after?: string | undefined },
   now: number,
 ) {
   const at = new Date(now).toISOString();
@@ -202,11 +201,11 @@ export function listApprovals(
       and(
         eq(approvals.workspaceUid, workspaceUid),
         byStatus,
-        page.cursor ? lt(approvals.id, page.cursor) : undefined,
+        page.after ? lt(approvals.id, page.after) : undefined,
       ),
     )
     .orderBy(desc(approvals.id))
-    .limit(page.limit + 1)
+    .limit(page.limit)
     .all();
 }
 
@@ -218,6 +217,12 @@ export type ApprovalUseCode =
   | "approval_expired"
   | "approval_mismatch";
 
+/** Why a repeated call may not use an approval. */
+export interface ApprovalRefusal {
+  code: ApprovalUseCode;
+  message: string;
+}
+
 /**
  * Whether a repeated call may use `row`: it must be approved, unexpired, for the
  * same tool, asked by the same key, with the same public arguments.
@@ -225,29 +230,28 @@ export type ApprovalUseCode =
 export function checkApprovalUse(
   row: ApprovalRow | undefined,
   use: { toolUid: string; keyId: string; publicHash: string; now: number },
-): { ok: true; row: ApprovalRow } | { ok: false; code: ApprovalUseCode; message: string } {
-  if (!row) return { ok: false, code: "approval_not_found", message: "No such approval in this workspace." };
+): Result<ApprovalRow, ApprovalRefusal> {
+  if (!row) return err({ code: "approval_not_found", message: "No such approval in this workspace." });
   const status = statusOf(row, use.now);
   switch (status) {
     case "pending":
-      return { ok: false, code: "approval_pending", message: "The approval has not been decided yet." };
+      return err({ code: "approval_pending", message: "The approval has not been decided yet." });
     case "denied":
-      return { ok: false, code: "approval_denied", message: "The approval was denied." };
+      return err({ code: "approval_denied", message: "The approval was denied." });
     case "used":
-      return { ok: false, code: "approval_used", message: USED_MESSAGE };
+      return err({ code: "approval_used", message: USED_MESSAGE });
     case "expired":
-      return { ok: false, code: "approval_expired", message: "The approval has expired." };
+      return err({ code: "approval_expired", message: "The approval has expired." });
     case "approved":
       break;
   }
   if (row.toolUid !== use.toolUid || row.keyId !== use.keyId || row.publicHash !== use.publicHash) {
-    return {
-      ok: false,
+    return err({
       code: "approval_mismatch",
       message: "The approval was given for a different call; repeat the exact call it was requested for.",
-    };
+    });
   }
-  return { ok: true, row };
+  return ok(row);
 }
 
 export const approvalView = (row: ApprovalRow, now: number) => {

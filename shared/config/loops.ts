@@ -21,7 +21,7 @@ const LambdaSource = z
   .string()
   .superRefine((source, ctx) => {
     const parsed = checkSource(source);
-    if (!parsed.ok) ctx.addIssue({ code: "custom", message: parsed.message });
+    if (!parsed.ok) ctx.addIssue({ code: "custom", message: parsed.error });
   })
   .describe(
     "A deployed lib export: lib/<path>.ts or .js, optionally followed by :functionName (default main)",

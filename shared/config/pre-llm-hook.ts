@@ -6,6 +6,7 @@ import { z } from "zod";
 import { DEFAULT_LIB_EXPORT } from "../files/exports";
 import { parseFilePath } from "../files/paths";
 import { LIMITS } from "../limits";
+import { err, ok, type Result } from "../result";
 
 export const HOOK_SCOPES = ["all", "main", "loops"] as const;
 export type HookScope = (typeof HOOK_SCOPES)[number];
@@ -20,7 +21,8 @@ export const HOOK_LOOPS_MAX = 100;
 // ASCII identifiers only; exports with other names cannot be targeted.
 const EXPORT_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-export type ParsedSource = { ok: true; path: string; exportName: string } | { ok: false; message: string };
+/** The file and export a source names, or the message saying why it names none. */
+export type ParsedSource = Result<{ path: string; exportName: string }, string>;
 
 // The path follows the workspace file rules, so a source names exactly the
 // files that can exist (the file itself may be deployed later). Loop policies
@@ -30,14 +32,14 @@ export function checkSource(source: string): ParsedSource {
   const path = colon === -1 ? source : source.slice(0, colon);
   const exportName = colon === -1 ? DEFAULT_LIB_EXPORT : source.slice(colon + 1);
   const file = parseFilePath(path);
-  if (!file.ok) return { ok: false, message: file.error };
+  if (!file.ok) return err(file.error);
   if (file.value.kind !== "lib") {
-    return { ok: false, message: 'The source must be a lambda under lib/ (e.g. "lib/request-policy.ts").' };
+    return err('The source must be a lambda under lib/ (e.g. "lib/request-policy.ts").');
   }
   if (!EXPORT_NAME.test(exportName)) {
-    return { ok: false, message: "The function name after : must be a JavaScript identifier." };
+    return err("The function name after : must be a JavaScript identifier.");
   }
-  return { ok: true, path, exportName };
+  return ok({ path, exportName });
 }
 
 /**
@@ -46,15 +48,15 @@ export function checkSource(source: string): ParsedSource {
  */
 export function parseHookSource(source: string): { path: string; exportName: string } {
   const parsed = checkSource(source);
-  if (!parsed.ok) throw new Error(`Invalid pre_llm_hook source "${source}": ${parsed.message}`);
-  return { path: parsed.path, exportName: parsed.exportName };
+  if (!parsed.ok) throw new Error(`Invalid pre_llm_hook source "${source}": ${parsed.error}`);
+  return parsed.value;
 }
 
 const HookSource = z
   .string()
   .superRefine((source, ctx) => {
     const parsed = checkSource(source);
-    if (!parsed.ok) ctx.addIssue({ code: "custom", message: parsed.message });
+    if (!parsed.ok) ctx.addIssue({ code: "custom", message: parsed.error });
   })
   .describe("Workspace .js/.ts file under lib/, optionally followed by :functionName (default main)");
 

@@ -23,6 +23,8 @@ export const apiKeys = sqliteTable(
       .references(() => workspaces.uid),
     /** SHA-256 of the secret; the secret itself is shown once and never stored. */
     secretHash: text("secret_hash").notNull().unique(),
+    /** `rr_…` and the secret's last four characters, for lists; null for keys minted before it was stored. */
+    displayHint: text("display_hint"),
     scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
     actor: text("actor").notNull(),
     createdAt: createdAt(),

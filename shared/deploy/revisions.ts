@@ -168,12 +168,13 @@ export function getRevision(db: D1Database, workspaceUid: string, target: string
     .get();
 }
 
+/** Up to `limit` revisions of one generation, newest first, older than `after` when given. */
 export function listRevisions(
   db: D1Database,
   workspaceUid: string,
   target: string,
   generation: number,
-  page: { limit: number; cursor?: string | undefined },
+  page: { limit: number; after?: string | undefined },
 ) {
   return database(db)
     .select()
@@ -182,11 +183,11 @@ export function listRevisions(
       and(
         ofTarget(workspaceUid, target),
         eq(hookRevisions.generation, generation),
-        page.cursor ? lt(hookRevisions.id, page.cursor) : undefined,
+        page.after ? lt(hookRevisions.id, page.after) : undefined,
       ),
     )
     .orderBy(desc(hookRevisions.id))
-    .limit(page.limit + 1)
+    .limit(page.limit)
     .all();
 }
 

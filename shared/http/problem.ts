@@ -74,9 +74,9 @@ export const PROBLEM_GUIDE = {
   },
   forbidden: {
     means:
-      "The key or the user's role lacks the scope the route needs, or the key belongs to another workspace",
+      "The key or the user's role lacks the scope the route needs, or the key or console session belongs to another workspace (the same answer whether the named workspace exists or not)",
     action:
-      "Use a key of this workspace with the scope (`hooks:read`, `hooks:write`, `tools:call`, `admin`), or ask an admin for a role that has it.",
+      "Use a key of this workspace with the scope (`hooks:read`, `hooks:write`, `tools:call`, `admin`), sign in to that workspace, or ask an admin for a role that has it.",
   },
   csrf_failed: {
     means: "A write with the session cookie lacks the session's `x-csrf-token`, or sends a wrong one",
@@ -97,7 +97,8 @@ export const PROBLEM_GUIDE = {
     action: "Try again shortly; it clears as soon as the workspace's home answers.",
   },
   workspace_not_found: {
-    means: "The workspace in the path does not exist (only the platform key can name one that does not)",
+    means:
+      "The workspace in the path does not exist; only the platform key is told so, other callers get `forbidden`",
     action: "Check the workspace id in the path.",
   },
   method_not_allowed: {
@@ -111,7 +112,8 @@ export const PROBLEM_GUIDE = {
   },
   not_tested: {
     means: "The version has no successful test run, so it cannot be deployed (`version`)",
-    action: "Run the version in the test console (`rayrun hooks test`) until a run passes, then deploy it.",
+    action:
+      "Run the version until a run passes (`rayrun hooks test … --version N`, `rayrun files test … --version N`, or Run test on the console's Test tab; `detail` names the command), then deploy it.",
   },
   incompatible_revision: {
     means:
@@ -125,7 +127,7 @@ export const PROBLEM_GUIDE = {
   },
   payload_too_large: {
     means:
-      "The body is over `requestBodyBytes`, or a source or config is over its own limit (`GET /v1/limits`)",
+      "The body is over `requestBodyBytes`, or a source or config is over its own limit (`GET /v1/limits`); `limit` and, when known, `size` say by how much",
     action: "Send less: split the file or shrink the config.",
   },
   allowance_exceeded: {

@@ -28,7 +28,7 @@ export interface Pointers {
 export const NO_POINTERS: Pointers = Object.freeze({ active: null, shadow: null });
 
 export type SetPointerOutcome =
-  | { ok: true; pointers: Pointers; previous: Pointer | null; deployedCodeBytes: number }
-  | { ok: false; refusal: AllowanceRefusal }
+  | { kind: "set"; pointers: Pointers; previous: Pointer | null; deployedCodeBytes: number }
+  | { kind: "allowance_exceeded"; refusal: AllowanceRefusal }
   /** The target was reset after the caller read its head: the revision belongs to a discarded history. */
-  | { ok: false; reset: { generation: number } };
+  | { kind: "reset"; generation: number };

@@ -1,5 +1,6 @@
 // Hourly quota windows and byte allowances, as the WorkspaceObject reports them.
 // Windows are fixed clock hours (UTC): a window resets at the start of the next hour.
+import type { Result } from "../result";
 
 export const HOUR_MS = 3_600_000;
 
@@ -28,9 +29,15 @@ export interface QuotaRefusal {
   retryAfterSeconds: number;
 }
 
-export type QuotaCharge =
-  | { ok: true; quota: "draftSaves" | "compilations"; limit: number; used: number; resetAt: string }
-  | ({ ok: false } & QuotaRefusal);
+/** A counted use: the window's count with it. */
+export interface QuotaUse {
+  quota: "draftSaves" | "compilations";
+  limit: number;
+  used: number;
+  resetAt: string;
+}
+
+export type QuotaCharge = Result<QuotaUse, QuotaRefusal>;
 
 export interface AllowanceRefusal {
   allowance: "draftHistoryBytes" | "deployedCodeBytes";

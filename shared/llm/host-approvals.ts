@@ -112,8 +112,8 @@ export class HostApprovalGate {
       publicHash: await callHash(tool, call.input),
       now: Date.now(),
     });
-    if (!check.ok) return refuse(check.code, check.message);
-    if (check.row.revisionId !== ctx.revisionId) {
+    if (!check.ok) return refuse(check.error.code, check.error.message);
+    if (check.value.revisionId !== ctx.revisionId) {
       return refuse(
         "revision_changed",
         "The approval was given under a request hook revision that is no longer active; request a new approval.",

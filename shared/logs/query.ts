@@ -1,4 +1,4 @@
-// Reading hook-run records: filters, newest first, cursor pages.
+// Reading hook-run records: filters, newest first, paged by run id.
 import { and, desc, eq, gte, lt, or, type SQL } from "drizzle-orm";
 import { database } from "../db/client";
 import { hookRuns } from "../db/schema";
@@ -27,7 +27,8 @@ export const runIdBound = (ms: number): string =>
 export interface RunFilters {
   workspaceUid: string;
   target?: string;
-  toolUid?: string;
+  /** A tool's uid, or the name it was called by (plugin tools have only a name). */
+  tool?: string;
   stage?: RunStage;
   outcome?: RunOutcome;
   channel?: RunChannel;
@@ -93,16 +94,18 @@ const requestAndChildren = (requestId: string): SQL | undefined =>
     and(gte(hookRuns.requestId, `${requestId}.`), lt(hookRuns.requestId, `${requestId}/`)),
   );
 
-/** A page of runs, newest first; `nextCursor` is the last item's id while more may follow. */
+/** Up to `limit` runs, newest first, older than the run `after` when given. */
 export async function listRuns(
   db: D1Database,
   filters: RunFilters,
-  page: { limit: number; cursor?: string | undefined; withDetails: boolean },
-): Promise<{ items: RunView[]; nextCursor: string | null }> {
+  page: { limit: number; after?: string | undefined; withDetails: boolean },
+): Promise<RunView[]> {
   const conditions: (SQL | undefined)[] = [
     eq(hookRuns.workspaceUid, filters.workspaceUid),
     filters.target === undefined ? undefined : eq(hookRuns.target, filters.target),
-    filters.toolUid === undefined ? undefined : eq(hookRuns.toolUid, filters.toolUid),
+    filters.tool === undefined
+      ? undefined
+      : or(eq(hookRuns.toolUid, filters.tool), eq(hookRuns.toolName, filters.tool)),
     filters.stage === undefined ? undefined : eq(hookRuns.stage, filters.stage),
     filters.outcome === undefined ? undefined : eq(hookRuns.outcome, filters.outcome),
     filters.channel === undefined ? undefined : eq(hookRuns.channel, filters.channel),
@@ -112,15 +115,14 @@ export async function listRuns(
     filters.mode === undefined ? undefined : eq(hookRuns.mode, filters.mode),
     filters.sinceMs === undefined ? undefined : gte(hookRuns.id, runIdBound(filters.sinceMs)),
     filters.untilMs === undefined ? undefined : lt(hookRuns.id, runIdBound(filters.untilMs + 1)),
-    page.cursor === undefined ? undefined : lt(hookRuns.id, page.cursor),
+    page.after === undefined ? undefined : lt(hookRuns.id, page.after),
   ];
   const rows = await database(db)
     .select()
     .from(hookRuns)
     .where(and(...conditions))
     .orderBy(desc(hookRuns.id))
-    .limit(page.limit + 1)
+    .limit(page.limit)
     .all();
-  const items = rows.slice(0, page.limit).map((row) => runView(row, page.withDetails));
-  return { items, nextCursor: rows.length > page.limit ? (items.at(-1)?.id ?? null) : null };
+  return rows.map((row) => runView(row, page.withDetails));
 }

@@ -25,6 +25,7 @@ import type { BaseImage, CodeImage, Images, ModuleFailure } from "./image/images
 import type { Engine, EngineProvider } from "./image/provider";
 import { OWN_RUNTIME } from "./image/residency";
 import type { PreludeExtension } from "./prelude";
+import { err, ok, type Result } from "../result";
 import type { InvocationReport, SandboxError } from "./types";
 
 /** What Date.now() returns during a module's top level (the call's clock is set at call time). */
@@ -66,7 +67,7 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-type Built<P> = { ok: true; image: CodeImage<P> } | { ok: false; failure: ModuleFailure };
+type Built<P> = Result<CodeImage<P>, ModuleFailure>;
 
 function trapError(error: Error, engine: Engine): SandboxError {
   if (nativeTurnsSpent(engine)) {
@@ -91,7 +92,7 @@ const PREPARE_FAILED: SandboxError = {
 /** The report of an invocation whose module phase failed (no call ran). */
 export function moduleFailureReport<T>(failed: { error: SandboxError; fuelUsed: number }, started: number) {
   const report: InvocationReport<T> = {
-    outcome: { ok: false, error: failed.error },
+    outcome: err(failed.error),
     logs: [],
     fuelUsed: failed.fuelUsed,
     durationMs: performance.now() - started,
@@ -152,26 +153,23 @@ function imageFor<P>(
     if (found !== undefined && "delta" in found) {
       const image = found as CodeImage<P>;
       // A top level that needs more than this caller's budget fails for it as it would fresh.
-      if (image.moduleFuel < budget) return { ok: true, image };
-      return {
-        ok: false,
-        failure: {
-          error: {
-            code: "hook_timeout",
-            message: `the hook's top level used its whole fuel budget (${budget} units)`,
-          },
-          fuelUsed: budget,
-          budget,
+      if (image.moduleFuel < budget) return ok(image);
+      return err({
+        error: {
+          code: "hook_timeout",
+          message: `the hook's top level used its whole fuel budget (${budget} units)`,
         },
-      };
+        fuelUsed: budget,
+        budget,
+      });
     }
-    if (found !== undefined) return { ok: false, failure: found };
+    if (found !== undefined) return err(found);
   }
   let baseImage;
   try {
     baseImage = images.base(spec.extensions);
   } catch (error) {
-    return { ok: false, failure: moduleFailure(provider, engine, error, 0, budget).failure };
+    return err(moduleFailure(provider, engine, error, 0, budget).failure);
   }
   const { residency } = images;
   // The bytecode's size, from compiling alone: steps are priced by the
@@ -223,7 +221,7 @@ function imageFor<P>(
       logs: call.logs.entries,
     };
     if (keep) images.keep(image);
-    return { ok: true, image };
+    return ok(image);
   } catch (error) {
     let fuelUsed = 0;
     try {
@@ -234,7 +232,7 @@ function imageFor<P>(
     }
     const { failure, deterministic } = moduleFailure(provider, engine, error, fuelUsed, budget);
     if (deterministic && keep) images.remember(spec.code, spec.kind, failure);
-    return { ok: false, failure };
+    return err(failure);
   } finally {
     call.end();
     residency.leave(call, end);
@@ -268,9 +266,9 @@ async function callImage<P, T>(
     call.begin(options.nowMs, options.seed);
     const value = await body(call, image.value);
     call.checkSticky();
-    outcome = { ok: true, value };
+    outcome = ok(value);
   } catch (error) {
-    outcome = { ok: false, error: callFailure(provider, engine, error) };
+    outcome = err(callFailure(provider, engine, error));
   } finally {
     try {
       if (!engine.retired && images.residency.holds(call)) fuelUsed = call.finish();
@@ -299,7 +297,7 @@ function callFailure(provider: EngineProvider, engine: Engine, error: unknown): 
 export async function inspectInvocation<P>(
   provider: EngineProvider,
   spec: ModuleSpec<P>,
-): Promise<{ ok: true; value: P } | { ok: false; error: SandboxError }> {
+): Promise<Result<P, SandboxError>> {
   const engine = await provider.get();
   const images = engine.images;
   if (images !== null) {
@@ -307,7 +305,7 @@ export async function inspectInvocation<P>(
     await images.residency.acquire(owner);
     try {
       const built = imageFor(provider, engine, images, spec, "inspect", owner);
-      return built.ok ? { ok: true, value: built.image.value } : { ok: false, error: built.failure.error };
+      return built.ok ? ok(built.value.value) : err(built.error.error);
     } finally {
       images.residency.release(owner);
     }
@@ -339,21 +337,21 @@ export async function runInvocation<P, T>(
   try {
     const keep = spec.keep ?? true;
     const built = imageFor(provider, engine, images, spec, keep ? "keep" : "once", owner);
-    if (!built.ok) return moduleFailureReport(built.failure, started);
+    if (!built.ok) return moduleFailureReport(built.error, started);
     const { outcome, call, fuelUsed } = await callImage(
       provider,
       engine,
       images,
-      built.image,
+      built.value,
       options,
       body,
       owner,
     ).finally(() => {
-      if (!keep) images.forget(built.image);
+      if (!keep) images.forget(built.value);
     });
     return {
       outcome,
-      logs: [...built.image.logs, ...call.logs.entries],
+      logs: [...built.value.logs, ...call.logs.entries],
       fuelUsed,
       durationMs: performance.now() - started,
     };
@@ -416,13 +414,13 @@ async function runFresh<P, T>(
     current.begin(options.nowMs, options.seed);
     const result = await body(current, value);
     current.checkSticky();
-    outcome = { ok: true, value: result };
+    outcome = ok(result);
   } catch (error) {
     if (error instanceof PreludeFailure) {
       console.error("sandbox:", error.message);
-      outcome = { ok: false, error: PREPARE_FAILED };
+      outcome = err(PREPARE_FAILED);
     } else {
-      outcome = { ok: false, error: callFailure(provider, engine, error) };
+      outcome = err(callFailure(provider, engine, error));
     }
   } finally {
     if (call !== undefined && !engine.retired) {

@@ -1,6 +1,7 @@
 // The sandbox's public contract. Everything crossing this boundary is JSON
 // or a tagged value; nothing here throws for hook misbehaviour.
 import type { Json, JsonObject } from "../json.ts";
+import type { Result } from "../result.ts";
 
 /** Stable codes for every way a hook invocation fails (always fail closed for adapters). */
 export type SandboxErrorCode =
@@ -73,7 +74,7 @@ export interface StageRequest {
 
 /** What one invocation reports, success or not: logs and budget are kept either way. */
 export interface InvocationReport<T> {
-  outcome: { ok: true; value: T } | { ok: false; error: SandboxError };
+  outcome: Result<T, SandboxError>;
   logs: LogEntry[];
   fuelUsed: number;
   durationMs: number;

@@ -4,6 +4,7 @@
 // in adapters-flow.test.ts.)
 import { beforeAll, describe, expect, it } from "vitest";
 import type { StepRun } from "../../shared/adapter/steps";
+import { err } from "../../shared/result";
 import { call, createKey, createWorkspace, json } from "../helpers/api";
 import {
   CALLED_AT,
@@ -23,7 +24,7 @@ beforeAll(warmCompiler, 180_000);
 function outcomeOf(run: StepRun) {
   expect(run, JSON.stringify(run)).toMatchObject({ ok: true, ran: true });
   if (!run.ok) throw new Error("unreachable");
-  return run.outcome;
+  return run.value;
 }
 
 const base64 = (text: string) => btoa(String.fromCharCode(...new TextEncoder().encode(text)));
@@ -186,7 +187,7 @@ describe("encoding.ts", () => {
       stage: "before",
       arguments: { name: "notes.txt", text: 42 },
     });
-    expect(run).toMatchObject({ ok: false, ran: false, code: "public_arguments_invalid" });
+    expect(run).toMatchObject({ ...err({ code: "public_arguments_invalid" }), ran: false });
   });
 });
 

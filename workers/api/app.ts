@@ -4,6 +4,7 @@ import { notFoundHandler } from "../../shared/http/not-found";
 import { ProblemException, problemResponse } from "../../shared/http/problem";
 import { SIM_COLO_HEADER, simStats } from "../../shared/sim/distance";
 import { catalogVersion } from "./middleware/catalog-version";
+import { withDatabase } from "./middleware/db";
 import { accessProfileRoutes } from "./routes/access-profiles";
 import { approvalRoutes } from "./routes/approvals";
 import { compileRoutes } from "./routes/compile";
@@ -79,6 +80,7 @@ const FILE = "/v1/workspaces/:ws/files/:path";
 
 // One chain, so that its type carries every route's input and answer.
 const routes = app
+  .use("/v1/*", withDatabase)
   .use("/v1/workspaces/*", catalogVersion)
   .route("/v1", limitsRoutes)
   .route("/v1", openapiRoutes(app))

@@ -1,6 +1,7 @@
 import type { Principal } from "../../shared/auth/principal";
+import type { Database } from "../../shared/db/client";
 
 export type ApiEnv = {
   Bindings: Env;
-  Variables: { principal: Principal };
+  Variables: { principal: Principal; db: Database };
 };

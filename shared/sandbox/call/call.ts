@@ -21,6 +21,7 @@ import { utf8Bytes, type Json } from "../../json";
 import { LIMITS } from "../../limits";
 import type { ApiFunction, Base } from "../engine/base";
 import type { DirectResult } from "../engine/direct-call";
+import { err, ok, type Result } from "../../result";
 import { cancelled, fail, SandboxFailure } from "../engine/failure";
 import { nearMemoryCap, type Instance } from "../engine/instance";
 import {
@@ -58,7 +59,8 @@ export type Phase = "module" | "call";
 
 type ApiArg = string | number | boolean | QuickJSHandle;
 
-type HostOutcome = { ok: true; text: string } | { ok: false; message: string; code?: string };
+/** A host call's JSON answer as text, or the error the hook's promise rejects with. */
+type HostOutcome = Result<string, { message: string; code?: string }>;
 
 interface PendingHostCall {
   readonly deferred: QuickJSDeferredPromise;
@@ -207,10 +209,10 @@ export class Call implements Resident {
         // A call that could not park (or ended) never reaches the capability.
         if (this.ended) throw new Error("the hook's call has ended");
         if (!hostCall) throw new Error(`no host capability named ${JSON.stringify(name)}`);
-        return { ok: true, text: JSON.stringify(await hostCall(JSON.parse(inputText) as Json)) };
+        return ok(JSON.stringify(await hostCall(JSON.parse(inputText) as Json)));
       } catch (error) {
-        if (error instanceof HostCallError) return { ok: false, message: error.message, code: error.code };
-        return { ok: false, message: error instanceof Error ? error.message : String(error) };
+        if (error instanceof HostCallError) return err({ message: error.message, code: error.code });
+        return err({ message: error instanceof Error ? error.message : String(error) });
       }
     })();
     const pending: PendingHostCall = { deferred, outcome };
@@ -228,11 +230,12 @@ export class Call implements Resident {
       if (settled === undefined) continue;
       this.pending.delete(pending);
       if (settled.ok) {
-        pending.deferred.resolve(this.own(ctx.newString(settled.text)));
+        pending.deferred.resolve(this.own(ctx.newString(settled.value)));
         continue;
       }
-      const error = this.own(ctx.newError(settled.message));
-      if (settled.code !== undefined) ctx.setProp(error, "code", this.own(ctx.newString(settled.code)));
+      const { message, code } = settled.error;
+      const error = this.own(ctx.newError(message));
+      if (code !== undefined) ctx.setProp(error, "code", this.own(ctx.newString(code)));
       pending.deferred.reject(error);
     }
   }

@@ -9,6 +9,7 @@ import { fileAtomOf } from "./code-layout";
 import { encodeSource, type DirectResult, type EncodedSource } from "./direct-call";
 import type { Instance } from "./instance";
 import type { Vm } from "./vm";
+import { err, ok } from "../../result";
 
 /** The api functions the host calls; a base has those its prelude defines. */
 const API_FUNCTIONS = [
@@ -70,7 +71,7 @@ export class Base extends UsingDisposable {
       evaluated = vm.direct.evalStrictGlobal(source, "prelude.js");
     } else {
       const result = ctx.evalCode(source.text, "prelude.js", { type: "global", strict: true });
-      evaluated = result.error ? { ok: false, error: result.error } : { ok: true, value: result.value };
+      evaluated = result.error ? err(result.error) : ok(result.value);
     }
     if (!evaluated.ok)
       throw new PreludeFailure(`the sandbox prelude failed: ${dumpError(vm, evaluated.error)}`);

@@ -13,10 +13,11 @@
 import { EvalFlags, type QuickJSContext, type QuickJSHandle } from "quickjs-emscripten-core";
 import { fail } from "./failure";
 import { rawContext, type RawContext } from "./ffi-access";
+import { err, ok, type Result } from "../../result";
 
 export type DirectArg = string | number | boolean | QuickJSHandle;
 
-export type DirectResult<T> = { ok: true; value: T } | { ok: false; error: QuickJSHandle };
+export type DirectResult<T> = Result<T, QuickJSHandle>;
 
 /** Source text with its UTF-8 bytes, encoded once. */
 export interface EncodedSource {
@@ -55,12 +56,12 @@ export class DirectCalls {
     const error = ffi.QTS_ResolveException(ctx.value, result);
     if (error !== 0) {
       ffi.QTS_FreeValuePointer(ctx.value, result);
-      return { ok: false, error: memory.heapValueHandle(error) };
+      return err(memory.heapValueHandle(error));
     }
     try {
       const text = ffi.QTS_GetString(ctx.value, result);
       try {
-        return { ok: true, value: module.UTF8ToString(text) };
+        return ok(module.UTF8ToString(text));
       } finally {
         ffi.QTS_FreeCString(ctx.value, text);
       }
@@ -93,9 +94,9 @@ export class DirectCalls {
     const error = ffi.QTS_ResolveException(ctx.value, result);
     if (error !== 0) {
       ffi.QTS_FreeValuePointer(ctx.value, result);
-      return { ok: false, error: memory.heapValueHandle(error) };
+      return err(memory.heapValueHandle(error));
     }
-    return { ok: true, value: memory.heapValueHandle(result) };
+    return ok(memory.heapValueHandle(result));
   }
 
   private callRaw(fn: QuickJSHandle, args: readonly DirectArg[]): number {

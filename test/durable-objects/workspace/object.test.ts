@@ -2,6 +2,8 @@ import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { WorkspaceObject } from "../../../durable-objects/workspace/object";
+import { database } from "../../../shared/db/client";
+import { err } from "../../../shared/result";
 import { prepareDraft } from "../../../workers/api/lifecycle/draft";
 import { toolTarget } from "../../../shared/lifecycle/target";
 import { deleteTargetVersions, recordResetEvent } from "../../../workers/api/lifecycle/versions";
@@ -97,19 +99,23 @@ describe("WorkspaceObject: compilation quota", () => {
     const stub = env.WORKSPACE.getByName(`ws_compile_${crypto.randomUUID()}`);
     for (let i = 1; i <= LIMITS.compilationsPerHour; i++) {
       const charge = await stub.chargeCompilation("key_a", T0 + i * 1000);
-      expect(charge).toMatchObject({ ok: true, used: i });
+      expect(charge).toMatchObject({ ok: true, value: { used: i } });
     }
     const refused = await stub.chargeCompilation("key_a", T0 + 30 * 60_000);
-    expect(refused).toEqual({
-      ok: false,
-      quota: "compilations",
-      limit: LIMITS.compilationsPerHour,
-      used: LIMITS.compilationsPerHour,
-      resetAt: new Date(T0 + HOUR).toISOString(),
-      retryAfterSeconds: 30 * 60,
+    expect(refused).toEqual(
+      err({
+        quota: "compilations",
+        limit: LIMITS.compilationsPerHour,
+        used: LIMITS.compilationsPerHour,
+        resetAt: new Date(T0 + HOUR).toISOString(),
+        retryAfterSeconds: 30 * 60,
+      }),
+    );
+    expect(await stub.chargeCompilation("key_b", T0 + 30 * 60_000)).toMatchObject({
+      ok: true,
+      value: { used: 1 },
     });
-    expect(await stub.chargeCompilation("key_b", T0 + 30 * 60_000)).toMatchObject({ ok: true, used: 1 });
-    expect(await stub.chargeCompilation("key_a", T0 + HOUR)).toMatchObject({ ok: true, used: 1 });
+    expect(await stub.chargeCompilation("key_a", T0 + HOUR)).toMatchObject({ ok: true, value: { used: 1 } });
   });
 });
 
@@ -121,13 +127,13 @@ describe("WorkspaceObject: deployment pointers", () => {
     expect(await stub.getPointers(a)).toEqual({ active: null, shadow: null });
 
     const first = await stub.setPointer(a, "active", "rev_1", 10 * MiB, T0);
-    expect(first).toMatchObject({ ok: true, previous: null, deployedCodeBytes: 10 * MiB });
+    expect(first).toMatchObject({ kind: "set", previous: null, deployedCodeBytes: 10 * MiB });
     const full = await stub.setPointer(a, "shadow", "rev_2", 6 * MiB, T0);
-    expect(full).toMatchObject({ ok: true, deployedCodeBytes: LIMITS.deployedCodeBytesPerWorkspace });
+    expect(full).toMatchObject({ kind: "set", deployedCodeBytes: LIMITS.deployedCodeBytesPerWorkspace });
 
     const over = await stub.setPointer(b, "active", "rev_3", 1, T0);
     expect(over).toEqual({
-      ok: false,
+      kind: "allowance_exceeded",
       refusal: {
         allowance: "deployedCodeBytes",
         limit: LIMITS.deployedCodeBytesPerWorkspace,
@@ -140,7 +146,7 @@ describe("WorkspaceObject: deployment pointers", () => {
     // Promoting the shadow revision to active counts its code once.
     const promoted = await stub.setPointer(a, "active", "rev_2", 6 * MiB, T0 + 1);
     expect(promoted).toMatchObject({
-      ok: true,
+      kind: "set",
       previous: { revisionId: "rev_1" },
       deployedCodeBytes: 6 * MiB,
     });
@@ -152,7 +158,7 @@ describe("WorkspaceObject: deployment pointers", () => {
       shadow: null,
     });
     expect(await stub.setPointer(b, "active", "rev_3", 10 * MiB, T0)).toMatchObject({
-      ok: true,
+      kind: "set",
       deployedCodeBytes: LIMITS.deployedCodeBytesPerWorkspace,
     });
   });
@@ -196,16 +202,16 @@ describe("WorkspaceObject: reset", () => {
 
     const saved = await saveOk(f, '"g1.v0"', { source: "export const fresh = 1;" });
     expect(saved.etag).toBe('"g1.v1"');
-    expect(await deleteTargetVersions(env.DB, f.ws, target, reset.generation)).toBe(2);
+    expect(await deleteTargetVersions(database(env.DB), f.ws, target, reset.generation)).toBe(2);
     // A retried delete removes nothing new and spares the post-reset version.
-    expect(await deleteTargetVersions(env.DB, f.ws, target, reset.generation)).toBe(0);
+    expect(await deleteTargetVersions(database(env.DB), f.ws, target, reset.generation)).toBe(0);
     expect((await versionRows(f.ws)).map((r) => [r.generation, r.number])).toEqual([[1, 1]]);
 
     // A restarted object keeps the generation (it lives in the object, not in D1).
     await evictDurableObject(stub);
     expect((await getHook(f)).etag).toBe('"g1.v1"');
 
-    const event = await recordResetEvent(env.DB, {
+    const event = await recordResetEvent(database(env.DB), {
       workspaceUid: f.ws,
       target,
       actor: "alice",
@@ -232,10 +238,10 @@ describe("WorkspaceObject: a deploy racing a reset", () => {
     // The deploy read this head and compiled; the reset lands before it moves the pointer.
     await stub.resetTarget(f.ws, target);
     const stale = await stub.setPointer(target, "active", "rev_old", 100, T0, before.generation);
-    expect(stale).toEqual({ ok: false, reset: { generation: before.generation + 1 } });
+    expect(stale).toEqual({ kind: "reset", generation: before.generation + 1 });
     expect(await stub.getPointers(target)).toEqual({ active: null, shadow: null });
     const current = await stub.setPointer(target, "active", "rev_new", 100, T0, before.generation + 1);
-    expect(current).toMatchObject({ ok: true, pointers: { active: { revisionId: "rev_new" } } });
+    expect(current).toMatchObject({ kind: "set", pointers: { active: { revisionId: "rev_new" } } });
   });
 });
 

@@ -12,6 +12,7 @@ import {
   type RecordScope,
 } from "../../../shared/adapter/records";
 import { runAdapterStep, type StepRun } from "../../../shared/adapter/steps";
+import { err, ok } from "../../../shared/result";
 import { writeWorkspaceConfig } from "../../../shared/config/store";
 import { adapterCode, testContext } from "../sandbox/helpers";
 
@@ -121,9 +122,7 @@ describe("runRecord", () => {
 describe("stepRecord", () => {
   it("a failed step is outcome error with its code, message and logs", () => {
     const step: StepRun = {
-      ok: false,
-      code: "hook_threw",
-      message: "Error: boom",
+      ...err({ code: "hook_threw", message: "Error: boom" }),
       ...meta,
       logs: [LOG],
     };
@@ -141,7 +140,7 @@ describe("stepRecord", () => {
   });
 
   it("continue records the transformed arguments as its result; the public ones when given", () => {
-    const step: StepRun = { ok: true, outcome: { action: "continue", arguments: { q: "x" } }, ...meta };
+    const step: StepRun = { ...ok({ action: "continue", arguments: { q: "x" } }), ...meta };
     const record = stepRecord(scope(), step, "active", "rev_1", { arguments: { query: "x" } });
     expect(record).toMatchObject({ outcome: "continue", code: null });
     expect(record.details).toEqual({ arguments: { query: "x" }, result: { q: "x" } });
@@ -151,8 +150,7 @@ describe("stepRecord", () => {
 
   it("approval keeps the reason, and the call under capture", () => {
     const step: StepRun = {
-      ok: true,
-      outcome: { action: "approval", arguments: { id: 1 }, reason: "Deletes data." },
+      ...ok({ action: "approval", arguments: { id: 1 }, reason: "Deletes data." }),
       ...meta,
     };
     expect(stepRecord(scope(), step, "active", null).details).toEqual({
@@ -167,8 +165,7 @@ describe("stepRecord", () => {
 
   it("return records the result; reject and fail record reason and message", () => {
     const returned: StepRun = {
-      ok: true,
-      outcome: { action: "return", result: { items: [] } },
+      ...ok({ action: "return", result: { items: [] } }),
       ...meta,
       stage: "after",
     };
@@ -178,8 +175,7 @@ describe("stepRecord", () => {
       details: { result: { items: [] } },
     });
     const rejected: StepRun = {
-      ok: true,
-      outcome: { action: "reject", reason: "quota", message: "Too many." },
+      ...ok({ action: "reject", reason: "quota", message: "Too many." }),
       ...meta,
       logs: [LOG],
     };
@@ -193,8 +189,7 @@ describe("stepRecord", () => {
       details: { reason: "quota", message: "Too many.", logs: [LOG] },
     });
     const failed: StepRun = {
-      ok: true,
-      outcome: { action: "fail", reason: "empty", message: "Nothing." },
+      ...ok({ action: "fail", reason: "empty", message: "Nothing." }),
       ...meta,
       stage: "after",
     };

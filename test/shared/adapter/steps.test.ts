@@ -10,6 +10,7 @@ import {
   type StepRequest,
   type StepRun,
 } from "../../../shared/adapter/steps";
+import { err } from "../../../shared/result";
 import type { AdapterStage } from "../../../shared/sandbox/types";
 import { adapterCode, testContext } from "../sandbox/helpers";
 
@@ -70,7 +71,7 @@ describe("before: the public input schema is checked before the hook runs", () =
       ok: true,
       stage: "before",
       ran: true,
-      outcome: { action: "continue", arguments: { q: "v2" } },
+      value: { action: "continue", arguments: { q: "v2" } },
       logs: [{ level: "info", message: "mapping", data: { query: "v2" } }],
     });
     expect(run.fuelUsed).toBeGreaterThan(0);
@@ -78,20 +79,20 @@ describe("before: the public input schema is checked before the hook runs", () =
 
   it("arguments the public schema refuses fail with public_arguments_invalid; the hook never runs", async () => {
     const run = await before(MAPPER, { query: 42, extra: true });
-    expect(run).toMatchObject({ ok: false, code: "public_arguments_invalid", stage: "before", ran: false });
+    expect(run).toMatchObject({ ...err({ code: "public_arguments_invalid" }), stage: "before", ran: false });
     expect(run.logs).toEqual([]);
     expect(run.fuelUsed).toBe(0);
     if (run.ok) return;
-    expect(run.errors?.map((e) => e.path)).toEqual(expect.arrayContaining(["/query"]));
+    expect(run.error.errors?.map((e) => e.path)).toEqual(expect.arrayContaining(["/query"]));
   });
 
   it("without a public contract the upstream input schema is the public one", async () => {
     const noContract = { ...MAPPER, publicContract: null };
     const run = await before(noContract, { query: "x" });
-    expect(run).toMatchObject({ ok: false, code: "public_arguments_invalid", ran: false });
+    expect(run).toMatchObject({ ...err({ code: "public_arguments_invalid" }), ran: false });
     // Arguments that meet the upstream schema reach the hook.
     const passes = await before(noContract, { q: "x", query: "y" });
-    expect(passes).toMatchObject({ ok: true, ran: true, outcome: { arguments: { q: "y" } } });
+    expect(passes).toMatchObject({ ok: true, ran: true, value: { arguments: { q: "y" } } });
   });
 
   it("with neither schema any arguments reach the hook; missing arguments are {}", async () => {
@@ -100,11 +101,11 @@ describe("before: the public input schema is checked before the hook runs", () =
     ]);
     expect(await before(echo, { anything: [1] }, {})).toMatchObject({
       ok: true,
-      outcome: { arguments: { anything: [1] } },
+      value: { arguments: { anything: [1] } },
     });
     expect(await step({ adapter: echo, stage: "before" })).toMatchObject({
       ok: true,
-      outcome: { arguments: {} },
+      value: { arguments: {} },
     });
   });
 });
@@ -112,11 +113,11 @@ describe("before: the public input schema is checked before the hook runs", () =
 describe("before: what the hook returns is checked against the upstream input schema", () => {
   it("a transformed call the upstream would refuse fails with upstream_arguments_invalid, keeping the hook's logs", async () => {
     const run = await before(MAPPER, { query: "empty" });
-    expect(run).toMatchObject({ ok: false, code: "upstream_arguments_invalid", ran: true });
+    expect(run).toMatchObject({ ...err({ code: "upstream_arguments_invalid" }), ran: true });
     expect(run.logs).toHaveLength(1);
     if (run.ok) return;
-    expect(run.errors?.map((e) => e.path)).toContain("/q");
-    expect(run.message).toMatch(/upstream input schema/);
+    expect(run.error.errors?.map((e) => e.path)).toContain("/q");
+    expect(run.error.message).toMatch(/upstream input schema/);
   });
 
   it("an approval's arguments are checked too", async () => {
@@ -124,14 +125,14 @@ describe("before: what the hook returns is checked against the upstream input sc
       `before() { return { action: "approval", arguments: { wrong: 1 }, reason: "Deletes data." }; }`,
       ["before"],
     );
-    expect(await before(asks, { q: "x" })).toMatchObject({ ok: false, code: "upstream_arguments_invalid" });
+    expect(await before(asks, { q: "x" })).toMatchObject(err({ code: "upstream_arguments_invalid" }));
     const valid = adapter(
       `before() { return { action: "approval", arguments: { q: "x" }, reason: "Deletes data." }; }`,
       ["before"],
     );
     expect(await before(valid, { q: "x" })).toMatchObject({
       ok: true,
-      outcome: { action: "approval", arguments: { q: "x" }, reason: "Deletes data." },
+      value: { action: "approval", arguments: { q: "x" }, reason: "Deletes data." },
     });
   });
 
@@ -142,7 +143,7 @@ describe("before: what the hook returns is checked against the upstream input sc
     expect(await before(rejects, { q: "x" })).toMatchObject({
       ok: true,
       ran: true,
-      outcome: { action: "reject", reason: "nope", message: "No." },
+      value: { action: "reject", reason: "nope", message: "No." },
     });
   });
 
@@ -152,7 +153,7 @@ describe("before: what the hook returns is checked against the upstream input sc
     });
     expect(await before(afterOnly, { q: "x" })).toEqual({
       ok: true,
-      outcome: { action: "continue", arguments: { q: "x" } },
+      value: { action: "continue", arguments: { q: "x" } },
       stage: "before",
       ran: false,
       logs: [],
@@ -160,8 +161,7 @@ describe("before: what the hook returns is checked against the upstream input sc
       durationMs: 0,
     });
     expect(await before(afterOnly, { q: "" })).toMatchObject({
-      ok: false,
-      code: "upstream_arguments_invalid",
+      ...err({ code: "upstream_arguments_invalid" }),
       ran: false,
     });
   });
@@ -171,9 +171,9 @@ describe("the sandbox's failures", () => {
   it("a before that returns an invalid outcome fails with hook_invalid_return", async () => {
     const invalid = adapter(`before() { return { action: "allow", arguments: {} }; }`, ["before"]);
     const run = await before(invalid, { q: "x" });
-    expect(run).toMatchObject({ ok: false, code: "hook_invalid_return", ran: true, stage: "before" });
+    expect(run).toMatchObject({ ...err({ code: "hook_invalid_return" }), ran: true, stage: "before" });
     if (run.ok) return;
-    expect(run.message).toMatch(/allow/);
+    expect(run.error.message).toMatch(/allow/);
   });
 
   it("a hook that throws fails with hook_threw and keeps what it logged", async () => {
@@ -182,10 +182,10 @@ describe("the sandbox's failures", () => {
       ["before"],
     );
     const run = await before(throws, { q: "x" });
-    expect(run).toMatchObject({ ok: false, code: "hook_threw", ran: true });
+    expect(run).toMatchObject({ ...err({ code: "hook_threw" }), ran: true });
     expect(run.logs).toEqual([{ level: "warn", message: "about to fail" }]);
     if (run.ok) return;
-    expect(run.message).toMatch(/boom/);
+    expect(run.error.message).toMatch(/boom/);
   });
 });
 
@@ -200,7 +200,7 @@ describe("after: what `after` returns is checked against the public output schem
     expect(run).toMatchObject({
       ok: true,
       ran: true,
-      outcome: { action: "return", result: { items: [1, 2] } },
+      value: { action: "return", result: { items: [1, 2] } },
     });
   });
 
@@ -210,16 +210,15 @@ describe("after: what `after` returns is checked against the public output schem
       ok: true,
     });
     const run = await after(contracted, {}, { outputSchema: UPSTREAM_OUTPUT });
-    expect(run).toMatchObject({ ok: false, code: "public_output_invalid", ran: true });
+    expect(run).toMatchObject({ ...err({ code: "public_output_invalid" }), ran: true });
     if (run.ok) return;
-    expect(run.errors?.length).toBeGreaterThan(0);
+    expect(run.error.errors?.length).toBeGreaterThan(0);
   });
 
   it("without a public contract the upstream output schema applies", async () => {
     expect(await after(trims, { rows: [] }, { outputSchema: PUBLIC_OUTPUT })).toMatchObject({ ok: true });
     expect(await after(trims, { rows: [] }, { outputSchema: UPSTREAM_OUTPUT })).toMatchObject({
-      ok: false,
-      code: "public_output_invalid",
+      ...err({ code: "public_output_invalid" }),
       ran: true,
     });
   });
@@ -231,7 +230,7 @@ describe("after: what `after` returns is checked against the public output schem
     );
     expect(await after(fails, {}, { outputSchema: UPSTREAM_OUTPUT })).toMatchObject({
       ok: true,
-      outcome: { action: "fail", reason: "empty" },
+      value: { action: "fail", reason: "empty" },
     });
   });
 
@@ -239,16 +238,15 @@ describe("after: what `after` returns is checked against the public output schem
     expect(await after(MAPPER, { total: 3 }, { outputSchema: UPSTREAM_OUTPUT })).toMatchObject({
       ok: true,
       ran: false,
-      outcome: { action: "return", result: { total: 3 } },
+      value: { action: "return", result: { total: 3 } },
     });
     expect(await after(MAPPER, { total: "3" }, { outputSchema: UPSTREAM_OUTPUT })).toMatchObject({
-      ok: false,
-      code: "public_output_invalid",
+      ...err({ code: "public_output_invalid" }),
       ran: false,
     });
     expect(await step({ adapter: MAPPER, stage: "after" })).toMatchObject({
       ok: true,
-      outcome: { action: "return", result: null },
+      value: { action: "return", result: null },
     });
   });
 
@@ -275,7 +273,7 @@ describe("validator keys", () => {
       arguments: { b: 1 },
       validatorKeys: { publicInput: key },
     });
-    expect(first).toMatchObject({ ok: false, code: "public_arguments_invalid" });
+    expect(first).toMatchObject(err({ code: "public_arguments_invalid" }));
     // A key is the id of one schema: under it the first validator answers.
     const second = await step({
       adapter: { ...echo, publicContract: { inputSchema: { type: "object", required: ["b"] } } },
@@ -283,7 +281,7 @@ describe("validator keys", () => {
       arguments: { b: 1 },
       validatorKeys: { publicInput: key },
     });
-    expect(second).toMatchObject({ ok: false, code: "public_arguments_invalid" });
+    expect(second).toMatchObject(err({ code: "public_arguments_invalid" }));
     // Without the key the schema itself decides.
     const unkeyed = await step({
       adapter: { ...echo, publicContract: { inputSchema: { type: "object", required: ["b"] } } },
@@ -302,7 +300,7 @@ describe("schemaFailure", () => {
 
   it("names the code, a sentence for it and every failing path", () => {
     const failed = schemaFailure("upstream_arguments_invalid", UPSTREAM_INPUT, { q: 1 });
-    expect(failed).toMatchObject({ ok: false, code: "upstream_arguments_invalid" });
+    expect(failed).toMatchObject({ code: "upstream_arguments_invalid" });
     expect(failed?.errors.map((e) => e.path)).toContain("/q");
     const messages = new Set(
       (["public_arguments_invalid", "upstream_arguments_invalid", "public_output_invalid"] as const).map(

@@ -167,6 +167,6 @@ export async function deployUntested(w: HookWorkspace, path: string, source: str
     keyId: "test",
   });
   const moved = await stub.setPointer(target, "active", revision.id, revision.compiledBytes, Date.now());
-  expect(moved.ok).toBe(true);
+  expect(moved.kind).toBe("set");
   return revision.id;
 }

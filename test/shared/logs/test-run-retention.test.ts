@@ -4,6 +4,7 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { database } from "../../../shared/db/client";
 import { storeTestRun } from "../../../workers/api/deploy/test-runs";
 import { runRetention } from "../../../shared/logs/retention";
 import worker from "../../../workers/api/index";
@@ -23,7 +24,7 @@ async function fireCron(scheduledTime = NOW): Promise<void> {
 
 /** A stored test run labelled by its stage, at `at` (epoch ms), with details under capture. */
 function storeAt(ws: string, label: string, at: number): Promise<string> {
-  return storeTestRun(env.DB, {
+  return storeTestRun(database(env.DB), {
     workspaceUid: ws,
     target: "file:lib/p.ts",
     generation: 0,

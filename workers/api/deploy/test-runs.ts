@@ -4,7 +4,7 @@
 // given, logs, outcome) are stored only under the same capture policy as
 // production run records, and the retention sweep expires both.
 import { and, desc, eq } from "drizzle-orm";
-import { database } from "../../../shared/db/client";
+import type { Database } from "../../../shared/db/client";
 import { hookPointerEvents, hookTestRuns, TEST_RUN_ID_PREFIX } from "../../../shared/db/schema-deploy";
 import { newId } from "../../../shared/ids";
 import type { Json } from "../../../shared/json";
@@ -55,33 +55,31 @@ export interface StoredTestRun {
   at?: number;
 }
 
-export async function storeTestRun(db: D1Database, run: StoredTestRun): Promise<string> {
+export async function storeTestRun(db: Database, run: StoredTestRun): Promise<string> {
   const at = run.at ?? Date.now();
   const id = newId(TEST_RUN_ID_PREFIX, at);
   const details = capturesDetails(run.capture) && run.details !== null ? boundDetails(run.details) : null;
-  await database(db)
-    .insert(hookTestRuns)
-    .values({
-      id,
-      workspaceUid: run.workspaceUid,
-      target: run.target,
-      generation: run.generation,
-      version: run.version,
-      stage: run.stage,
-      ok: run.ok,
-      code: run.code,
-      counts: run.counts,
-      actor: run.actor,
-      keyId: run.keyId,
-      createdAt: new Date(at).toISOString(),
-      details,
-      detailsCapturedAt: details === null ? null : new Date().toISOString(),
-    });
+  await db.insert(hookTestRuns).values({
+    id,
+    workspaceUid: run.workspaceUid,
+    target: run.target,
+    generation: run.generation,
+    version: run.version,
+    stage: run.stage,
+    ok: run.ok,
+    code: run.code,
+    counts: run.counts,
+    actor: run.actor,
+    keyId: run.keyId,
+    createdAt: new Date(at).toISOString(),
+    details,
+    detailsCapturedAt: details === null ? null : new Date().toISOString(),
+  });
   return id;
 }
 
 /** A tool adapter's test run. */
-export function recordTestRun(db: D1Database, record: TestRunRecord): Promise<string> {
+export function recordTestRun(db: Database, record: TestRunRecord): Promise<string> {
   const { scope, run } = record;
   return storeTestRun(db, {
     workspaceUid: scope.workspaceUid,
@@ -90,7 +88,7 @@ export function recordTestRun(db: D1Database, record: TestRunRecord): Promise<st
     version: record.version,
     stage: run.stage,
     ok: run.ok,
-    code: run.ok ? null : run.code,
+    code: run.ok ? null : run.error.code,
     counts: countsAsTested(run),
     actor: record.actor,
     keyId: record.keyId,
@@ -99,15 +97,21 @@ export function recordTestRun(db: D1Database, record: TestRunRecord): Promise<st
   });
 }
 
-export async function isTested(
-  db: D1Database,
+/** The newest run of a version that makes it deployable, or undefined when it has none. */
+export function lastPassingRun(
+  db: Database,
   workspaceUid: string,
   target: string,
   generation: number,
   version: number,
-): Promise<boolean> {
-  const row = await database(db)
-    .select({ id: hookTestRuns.id })
+) {
+  return db
+    .select({
+      id: hookTestRuns.id,
+      at: hookTestRuns.createdAt,
+      stage: hookTestRuns.stage,
+      actor: hookTestRuns.actor,
+    })
     .from(hookTestRuns)
     .where(
       and(
@@ -120,21 +124,29 @@ export async function isTested(
     )
     .orderBy(desc(hookTestRuns.id))
     .get();
-  return row !== undefined;
+}
+
+export async function isTested(
+  db: Database,
+  workspaceUid: string,
+  target: string,
+  generation: number,
+  version: number,
+): Promise<boolean> {
+  return (await lastPassingRun(db, workspaceUid, target, generation, version)) !== undefined;
 }
 
 /** Reset: the target's test runs and pointer moves go with its versions and revisions. */
 export async function deleteTargetDeployHistory(
-  db: D1Database,
+  db: Database,
   workspaceUid: string,
   target: string,
 ): Promise<void> {
-  const d = database(db);
-  await d.batch([
-    d
+  await db.batch([
+    db
       .delete(hookTestRuns)
       .where(and(eq(hookTestRuns.workspaceUid, workspaceUid), eq(hookTestRuns.target, target))),
-    d
+    db
       .delete(hookPointerEvents)
       .where(and(eq(hookPointerEvents.workspaceUid, workspaceUid), eq(hookPointerEvents.target, target))),
   ]);

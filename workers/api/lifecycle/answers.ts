@@ -2,6 +2,7 @@
 // schemas: the OpenAPI document describes each answer by them, and each route's handler shapes
 // its answer by the same schema (openapi/describe.ts, `shaped`).
 import { z } from "zod";
+import type { StepRun } from "../../../shared/adapter/steps";
 
 /** Any JSON value (configs, arguments, results). */
 export const JsonValue = z.unknown();
@@ -136,3 +137,13 @@ export const AdapterRunAnswer = z.object({
   fuelUsed: z.number(),
   durationMs: z.number(),
 });
+
+/**
+ * A run as AdapterRunAnswer says it: the run keeps a Result, the answer puts the
+ * outcome, or the failure's code, message and errors, flat beside `ok`.
+ */
+export function adapterRunAnswer(run: StepRun) {
+  const { stage, ran, logs, fuelUsed, durationMs } = run;
+  const meta = { stage, ran, logs, fuelUsed, durationMs };
+  return run.ok ? { ok: run.ok, outcome: run.value, ...meta } : { ok: run.ok, ...run.error, ...meta };
+}

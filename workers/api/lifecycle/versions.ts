@@ -2,7 +2,7 @@
 // Reads take the target's current generation from the WorkspaceObject, so rows a
 // reset left behind (before their deletion finished) are never shown.
 import { and, asc, desc, eq, gt, lt } from "drizzle-orm";
-import { database } from "../../../shared/db/client";
+import type { Database } from "../../../shared/db/client";
 import { hookResetEvents, hookVersions } from "../../../shared/db/schema-hooks";
 import { newId } from "../../../shared/ids";
 import type { JsonObject } from "../../../shared/json";
@@ -51,13 +51,13 @@ const inTarget = (workspaceUid: string, target: string, generation: number) =>
   );
 
 export async function getVersion(
-  db: D1Database,
+  db: Database,
   workspaceUid: string,
   target: string,
   generation: number,
   number: number,
 ): Promise<VersionRow | null> {
-  const row = await database(db)
+  const row = await db
     .select()
     .from(hookVersions)
     .where(and(inTarget(workspaceUid, target, generation), eq(hookVersions.number, number)))
@@ -65,12 +65,12 @@ export async function getVersion(
   return row ?? null;
 }
 
-/** Newest first; `before` is the cursor (a version number, exclusive). */
+/** Newest first, below version `before` when given. */
 export async function listVersions(
-  db: D1Database,
+  db: Database,
   q: { workspaceUid: string; target: string; generation: number; limit: number; before?: number },
 ): Promise<VersionMeta[]> {
-  const rows = await database(db)
+  const rows = await db
     .select({
       number: hookVersions.number,
       actor: hookVersions.actor,
@@ -96,10 +96,10 @@ export async function listVersions(
 
 /** Oldest first, `after` exclusive; pages the export without holding the whole history in memory. */
 export async function versionsAfter(
-  db: D1Database,
+  db: Database,
   q: { workspaceUid: string; target: string; generation: number; after: number; limit: number },
 ): Promise<VersionRow[]> {
-  return database(db)
+  return db
     .select()
     .from(hookVersions)
     .where(and(inTarget(q.workspaceUid, q.target, q.generation), gt(hookVersions.number, q.after)))
@@ -114,12 +114,12 @@ export async function versionsAfter(
  * retried delete. Returns the number of rows removed.
  */
 export async function deleteTargetVersions(
-  db: D1Database,
+  db: Database,
   workspaceUid: string,
   target: string,
   belowGeneration: number,
 ): Promise<number> {
-  const removed = await database(db)
+  const removed = await db
     .delete(hookVersions)
     .where(
       and(
@@ -133,7 +133,7 @@ export async function deleteTargetVersions(
 }
 
 export async function recordResetEvent(
-  db: D1Database,
+  db: Database,
   event: {
     workspaceUid: string;
     target: string;
@@ -143,7 +143,7 @@ export async function recordResetEvent(
     revisionsRemoved: number;
   },
 ): Promise<typeof hookResetEvents.$inferSelect> {
-  const [row] = await database(db)
+  const [row] = await db
     .insert(hookResetEvents)
     .values({ id: newId("reset"), ...event })
     .returning();
@@ -152,8 +152,8 @@ export async function recordResetEvent(
 }
 
 /** Whether a target has any stored history (any generation). */
-export async function hasHistory(db: D1Database, workspaceUid: string, target: string): Promise<boolean> {
-  const row = await database(db)
+export async function hasHistory(db: Database, workspaceUid: string, target: string): Promise<boolean> {
+  const row = await db
     .select({ id: hookVersions.id })
     .from(hookVersions)
     .where(and(eq(hookVersions.workspaceUid, workspaceUid), eq(hookVersions.target, target)))

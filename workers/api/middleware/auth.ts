@@ -37,6 +37,23 @@ async function authenticate(c: Context<ApiEnv>): Promise<Principal> {
 }
 
 /**
+ * Why `principal` may not act in `ws`. A key or session of another workspace is
+ * told so rather than blamed for a scope or role it may well have, in one
+ * wording whether `ws` exists or not: that is not its holder's to learn (the
+ * gateway answers keys the same way).
+ */
+function refusal(principal: Exclude<Principal, { kind: "platform" }>, scope: Scope, ws?: string): string {
+  if (ws !== undefined && principal.workspaceUid !== ws) {
+    return principal.kind === "user"
+      ? `This session is signed in to another workspace; sign in to ${ws} to work there.`
+      : `This key belongs to another workspace; /v1/workspaces/${ws}/… takes a key of that workspace.`;
+  }
+  return principal.kind === "user"
+    ? `The ${principal.role} role may not do this in this workspace.`
+    : `This route needs a key with the ${scope} scope for this workspace.`;
+}
+
+/**
  * Authenticates the caller and requires `scope`. On routes with a `:ws`
  * parameter a workspace key or user must belong to that workspace, and the workspace
  * must exist (only the platform key can name one that does not). `userRole`:
@@ -47,14 +64,8 @@ export const requireScope = (scope: Scope, options: { userRole?: Role } = {}) =>
     createMiddleware<ApiEnv>(async (c, next) => {
       const principal = await authenticate(c);
       const ws = c.req.param("ws");
-      if (!allows(principal, scope, ws)) {
-        throw new ProblemException({
-          code: "forbidden",
-          detail:
-            principal.kind === "user"
-              ? `The ${principal.role} role may not do this in this workspace.`
-              : `This route needs a key with the ${scope} scope for this workspace.`,
-        });
+      if (principal.kind !== "platform" && !allows(principal, scope, ws)) {
+        throw new ProblemException({ code: "forbidden", detail: refusal(principal, scope, ws) });
       }
       const { userRole } = options;
       if (principal.kind === "user" && userRole && ROLES.indexOf(principal.role) < ROLES.indexOf(userRole)) {

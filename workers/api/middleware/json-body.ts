@@ -3,6 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import { validator } from "hono/validator";
 import type { z } from "zod";
+import { bodyTooLarge, declaredBytes } from "../../../shared/http/body-limit";
 import { ProblemException, TOO_DEEP } from "../../../shared/http/problem";
 import { nestsDeeperThan } from "../../../shared/json";
 import { isJsonMediaType, SEND_JSON } from "../../../shared/http/media-type";
@@ -16,12 +17,8 @@ export const limitBody = (maxSize: number = LIMITS.requestBodyBytes) =>
   withSpec(
     bodyLimit({
       maxSize,
-      onError: () => {
-        throw new ProblemException({
-          code: "payload_too_large",
-          detail: `Request bodies are limited to ${maxSize} bytes.`,
-          extensions: { limit: maxSize },
-        });
+      onError: (c) => {
+        throw new ProblemException(bodyTooLarge(maxSize, declaredBytes(c.req.raw.headers)));
       },
     }),
     { responses: problems(413) },

@@ -29,7 +29,7 @@ const compilationCounter = (c: Context<ApiEnv>) => {
 export async function chargeCompilation(c: Context<ApiEnv>): Promise<void> {
   const { stub, name } = compilationCounter(c);
   const charge = await stub.chargeCompilation(name, Date.now());
-  if (!charge.ok) throw quotaProblem(charge, "compilations per API key or user");
+  if (!charge.ok) throw quotaProblem(charge.error, "compilations per API key or user");
 }
 
 /** The caller's compilations in the current hour, without counting one. */

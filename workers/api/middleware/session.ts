@@ -6,7 +6,6 @@ import type { Context } from "hono";
 import { generateCookie, getCookie, setCookie } from "hono/cookie";
 import { secretsEqual, sha256Hex } from "../../../shared/auth/keys";
 import { ROLE_SCOPES, type UserPrincipal } from "../../../shared/auth/principal";
-import { database } from "../../../shared/db/client";
 import { ProblemException } from "../../../shared/http/problem";
 import { newSecret } from "../../../shared/ids";
 import { createSession, findSession, type SessionRow } from "../stores/sessions";
@@ -54,7 +53,7 @@ export async function startSession(c: Context<ApiEnv>, user: UserRow) {
     createdAt: new Date(now).toISOString(),
     expiresAt: new Date(now + SESSION_TTL_MS).toISOString(),
   };
-  await createSession(database(c.env.DB), session);
+  await createSession(c.var.db, session);
   setCookie(c, SESSION_COOKIE, value, cookieOptions(c, SESSION_TTL_MS / 1000));
   return sessionView(session, user);
 }
@@ -63,7 +62,7 @@ export async function startSession(c: Context<ApiEnv>, user: UserRow) {
 export async function currentSession(c: Context<ApiEnv>) {
   const value = sessionCookieOf(c);
   if (value === undefined) return undefined;
-  return findSession(database(c.env.DB), await sha256Hex(value), new Date().toISOString());
+  return findSession(c.var.db, await sha256Hex(value), new Date().toISOString());
 }
 
 export const userPrincipal = (session: SessionRow, user: UserRow): UserPrincipal => ({

@@ -6,9 +6,10 @@ import type { PluginToolDef } from "../../../shared/deploy/revisions";
 import { validatePublicContract } from "../contract";
 import type { RunRecord } from "../../../shared/logs";
 import { NAMESPACE_EXTENSION } from "../../../shared/llm/hook-extensions";
+import { err, ok, type Result } from "../../../shared/result";
 import { runModuleExport } from "../../../shared/sandbox";
 import { isProtectedToolId, refusedToolId } from "../../../shared/plugins/protected";
-import { pluginToolDefsExtension } from "../../../shared/plugins/tool-sandbox";
+import { PLUGIN_TOOL_PARAMETERS_CHARS, pluginToolDefsExtension } from "../../../shared/plugins/tool-sandbox";
 
 /** Tool ids are MCP tool names: short, no spaces or slashes. */
 const TOOL_ID = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -33,15 +34,42 @@ export interface PluginToolsRead {
   fuelUsed: number;
 }
 
+/**
+ * A definition's parameters as the sandbox hands them over ("J" + JSON text,
+ * "E" + what is wrong, "L" when too long), decoded; the error says why not.
+ */
+function decodeParameters(text: Json | undefined): Result<Json, string> {
+  if (typeof text !== "string") return err("parameters could not be read");
+  if (text === "L")
+    return err(`parameters is longer than ${PLUGIN_TOOL_PARAMETERS_CHARS} characters of JSON`);
+  if (!text.startsWith("J"))
+    return err(text.startsWith("E") ? text.slice(1) : "parameters could not be read");
+  return ok(JSON.parse(text.slice(1)) as Json);
+}
+
+/**
+ * What `tool({})` returned, as the test console answers it: each definition
+ * with its parameters decoded to the JSON the plugin wrote (null, and the
+ * reason in `problem`, when they are not JSON), never the sandbox's encoding.
+ */
+export function decodedToolDefinitions(value: Json | undefined): Json | undefined {
+  if (!Array.isArray(value)) return value;
+  return value.map((raw): Json => {
+    if (!isJsonObject(raw) || !("parameters" in raw)) return raw;
+    const parameters = decodeParameters(raw.parameters);
+    return parameters.ok
+      ? { ...raw, parameters: parameters.value }
+      : { ...raw, parameters: null, problem: parameters.error };
+  });
+}
+
 function checkDefinition(
   raw: Json,
   index: number,
   indexed: ReadonlySet<string>,
-): { ok: true; tool: PluginToolDef } | { ok: false; problem: ToolDefProblem } {
-  const bad = (code: ToolDefProblem["code"], id: string | null, message: string) => ({
-    ok: false as const,
-    problem: { index, id, code, message },
-  });
+): Result<PluginToolDef, ToolDefProblem> {
+  const bad = (code: ToolDefProblem["code"], id: string | null, message: string) =>
+    err({ index, id, code, message });
   if (!isJsonObject(raw) || typeof raw.problem === "string")
     return bad("invalid_tool", null, `tool ${index} is not an object`);
   const id = typeof raw.id === "string" ? raw.id : null;
@@ -56,10 +84,8 @@ function checkDefinition(
         : `${id} is an indexed upstream tool of the workspace; a plugin cannot replace it`,
     );
   if (raw.executable !== true) return bad("invalid_tool", id, `${id} has no execute function`);
-  const text = typeof raw.parameters === "string" ? raw.parameters : "E";
-  if (!text.startsWith("J"))
-    return bad("invalid_tool", id, `${id}'s parameters are not a JSON Schema object`);
-  const parameters = JSON.parse(text.slice(1)) as Json;
+  const decoded = decodeParameters(raw.parameters);
+  const parameters = decoded.ok ? decoded.value : null;
   if (!isJsonObject(parameters))
     return bad("invalid_tool", id, `${id}'s parameters are not a JSON Schema object`);
   // The same rules as a public contract's inputSchema: structure, then no regex keywords.
@@ -72,10 +98,7 @@ function checkDefinition(
       `${id}'s parameters: ${first?.message ?? "not a valid JSON Schema"}`,
     );
   }
-  return {
-    ok: true,
-    tool: { id, description: typeof raw.description === "string" ? raw.description : null, parameters },
-  };
+  return ok({ id, description: typeof raw.description === "string" ? raw.description : null, parameters });
 }
 
 /**
@@ -106,11 +129,11 @@ export async function readPluginTools(
   const problems: ToolDefProblem[] = [];
   value.forEach((raw, index) => {
     const checked = checkDefinition(raw, index, indexed);
-    if (!checked.ok) problems.push(checked.problem);
+    if (!checked.ok) problems.push(checked.error);
     else {
       // A later definition with the same id replaces an earlier one (merged by id).
-      byId.delete(checked.tool.id);
-      byId.set(checked.tool.id, checked.tool);
+      byId.delete(checked.value.id);
+      byId.set(checked.value.id, checked.value);
     }
   });
   return { tools: [...byId.values()], problems, threw: null, ignored: false, ...base };

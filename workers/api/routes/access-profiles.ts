@@ -10,7 +10,6 @@ import {
   PROFILE_LIST_MAX,
   PROFILE_NAME_PATTERN,
 } from "../../../shared/access";
-import { database } from "../../../shared/db/client";
 import { RISK_LEVELS } from "../../../shared/db/schema";
 import { ProblemException } from "../../../shared/http/problem";
 import { isJsonPointer } from "../../../shared/mcp/tool-results";
@@ -126,7 +125,7 @@ export const accessProfileRoutes = new Hono<ApiEnv>()
     requireScope("hooks:read"),
     async (c) => {
       const ws = c.req.param("ws");
-      const db = database(c.env.DB);
+      const db = c.var.db;
       await requireWorkspace(db, ws);
       const items = (await listAccessProfiles(db, ws)).map(profileView);
       // "default" always exists: open until written.
@@ -141,7 +140,7 @@ export const accessProfileRoutes = new Hono<ApiEnv>()
     async (c) => {
       const ws = c.req.param("ws");
       const name = profileName(c.req.param("name"));
-      const db = database(c.env.DB);
+      const db = c.var.db;
       await requireWorkspace(db, ws);
       const row = await findAccessProfile(db, ws, name);
       if (row) return c.json(profileView(row));
@@ -160,7 +159,7 @@ export const accessProfileRoutes = new Hono<ApiEnv>()
     async (c) => {
       const ws = c.req.param("ws");
       const name = profileName(c.req.param("name"));
-      const db = database(c.env.DB);
+      const db = c.var.db;
       await requireWorkspace(db, ws);
       const body = c.req.valid("json");
       const row = await putAccessProfile(db, ws, name, {
@@ -182,7 +181,7 @@ export const accessProfileRoutes = new Hono<ApiEnv>()
     }),
     requireScope("hooks:read"),
     async (c) => {
-      const db = database(c.env.DB);
+      const db = c.var.db;
       const { tool } = await requireTool(db, c.req.param("ws"), c.req.param("tool"));
       const row = await findToolGatewaySettings(db, tool.uid);
       return c.json(
@@ -204,7 +203,7 @@ export const accessProfileRoutes = new Hono<ApiEnv>()
     requireScope("admin"),
     ...jsonBody(PutToolGatewayRequest),
     async (c) => {
-      const db = database(c.env.DB);
+      const db = c.var.db;
       const { tool } = await requireTool(db, c.req.param("ws"), c.req.param("tool"));
       const body = c.req.valid("json");
       const row = await putToolGatewaySettings(db, tool, {

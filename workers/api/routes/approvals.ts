@@ -10,11 +10,10 @@ import {
   getApproval,
   listApprovals,
 } from "../../../shared/approvals";
-import { database } from "../../../shared/db/client";
 import { ProblemException } from "../../../shared/http/problem";
 import { requireScope } from "../middleware/auth";
 import { validQuery } from "../middleware/validate";
-import { pageOf, PageQuery } from "../middleware/page";
+import { mapPage, pageOf, PageQuery, paginate } from "../middleware/page";
 import { operation, shaped } from "../openapi/describe";
 import { requireWorkspace } from "../targets";
 import type { ApiEnv } from "../types";
@@ -76,12 +75,15 @@ export const approvalRoutes = new Hono<ApiEnv>()
     listQuery,
     async (c) => {
       const ws = c.req.param("ws");
-      await requireWorkspace(database(c.env.DB), ws);
-      const { status, limit, cursor } = c.req.valid("query");
+      await requireWorkspace(c.var.db, ws);
+      const query = c.req.valid("query");
       const now = Date.now();
-      const rows = await listApprovals(c.env.DB, ws, status, { limit, cursor }, now);
-      const items = rows.slice(0, limit).map((row) => shaped(ApprovalAnswer, approvalView(row, now)));
-      return c.json({ items, nextCursor: rows.length > limit ? (items.at(-1)?.id ?? null) : null });
+      const page = await paginate(
+        query,
+        (after, limit) => listApprovals(c.env.DB, ws, query.status, { limit, after }, now),
+        (row) => row.id,
+      );
+      return c.json(mapPage(page, (row) => shaped(ApprovalAnswer, approvalView(row, now))));
     },
   )
   .get(

@@ -5,7 +5,6 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { WorkspaceConfigDocument } from "../../../shared/config/schema";
 import { getStoredConfig, type StoredConfig, writeWorkspaceConfig } from "../../../shared/config/store";
-import { database } from "../../../shared/db/client";
 import { ProblemException } from "../../../shared/http/problem";
 import { utf8Bytes } from "../../../shared/json";
 import { parseIfMatch } from "../lifecycle/etag";
@@ -53,7 +52,7 @@ export const configRoutes = new Hono<ApiEnv>()
     requireScope("hooks:read"),
     async (c) => {
       const ws = c.req.param("ws");
-      await requireWorkspace(database(c.env.DB), ws);
+      await requireWorkspace(c.var.db, ws);
       return respond(c, await getStoredConfig(c.env.DB, ws));
     },
   )
@@ -70,7 +69,7 @@ export const configRoutes = new Hono<ApiEnv>()
     async (c) => {
       const ws = c.req.param("ws");
       const document = c.req.valid("json");
-      await requireWorkspace(database(c.env.DB), ws);
+      await requireWorkspace(c.var.db, ws);
       const ifMatch = parseIfMatch(c.req.header("if-match"));
       if (ifMatch.kind !== "tags") {
         throw new ProblemException({

@@ -21,11 +21,12 @@ import { DEPLOY_CHANNELS } from "../../../shared/lifecycle/pointers";
 import { deferRuns } from "../../../shared/logs";
 import { isPluginTarget } from "../../../shared/plugins/call-plugins";
 import { loadNamedCatalog } from "../../../shared/services/catalog";
+import { notTested } from "../deploy/not-tested";
 import { deleteTargetDeployHistory, isTested } from "../deploy/test-runs";
 import { deleteTargetVersions, recordResetEvent } from "../lifecycle/versions";
 import { requireScope } from "../middleware/auth";
 import { jsonBody } from "../middleware/json-body";
-import { pageOf, pageQuery } from "../middleware/page";
+import { mapPage, pageOf, pageQuery, paginate } from "../middleware/page";
 import {
   CompileSummaryAnswer,
   DeploymentAnswer,
@@ -130,12 +131,8 @@ export function deploymentRoutes(resolve: DeployResolver) {
         const t = await resolve(c);
         t.refuseDeploy("be deployed");
         const { head, row, config } = await loadVersion(c, t, version);
-        if (!(await isTested(c.env.DB, t.workspaceUid, t.target, head.generation, row.number))) {
-          throw new ProblemException({
-            code: "not_tested",
-            detail: `Version ${row.number} has no successful test run; run POST …/test with version ${row.number} first.`,
-            extensions: { version: row.number },
-          });
+        if (!(await isTested(c.var.db, t.workspaceUid, t.target, head.generation, row.number))) {
+          throw notTested(t.target, row.number);
         }
         const compiled = await compileVersion(c, () => t.compile(row.source, config));
         const { tools, log } = await pluginTools(c, t, compiled);
@@ -176,17 +173,14 @@ export function deploymentRoutes(resolve: DeployResolver) {
       pageQuery,
       async (c) => {
         const t = await resolve(c);
-        const { limit, cursor } = c.req.valid("query");
         const head = await stubOf(c, t).getHead(t.workspaceUid, t.target);
-        const rows = await listRevisions(c.env.DB, t.workspaceUid, t.target, head.generation, {
-          limit,
-          cursor,
-        });
-        const page = rows.slice(0, limit);
-        return c.json({
-          items: page.map((row) => t.revisionView(row)),
-          nextCursor: rows.length > limit ? (page.at(-1)?.id ?? null) : null,
-        });
+        const page = await paginate(
+          c.req.valid("query"),
+          (after, limit) =>
+            listRevisions(c.env.DB, t.workspaceUid, t.target, head.generation, { limit, after }),
+          (row) => row.id,
+        );
+        return c.json(mapPage(page, (row) => t.revisionView(row)));
       },
     )
 
@@ -274,14 +268,14 @@ export function deploymentRoutes(resolve: DeployResolver) {
         const t = await resolve(c);
         const reset = await stubOf(c, t).resetTarget(t.workspaceUid, t.target);
         const versionsRemoved = await deleteTargetVersions(
-          c.env.DB,
+          c.var.db,
           t.workspaceUid,
           t.target,
           reset.generation,
         );
         const revisionsRemoved = await deleteTargetRevisions(c.env, t.workspaceUid, t.target);
-        await deleteTargetDeployHistory(c.env.DB, t.workspaceUid, t.target);
-        const event = await recordResetEvent(c.env.DB, {
+        await deleteTargetDeployHistory(c.var.db, t.workspaceUid, t.target);
+        const event = await recordResetEvent(c.var.db, {
           workspaceUid: t.workspaceUid,
           target: t.target,
           actor: c.get("principal").actor,

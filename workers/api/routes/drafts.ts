@@ -6,6 +6,7 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
+import type { Database } from "../../../shared/db/client";
 import { ProblemException } from "../../../shared/http/problem";
 import { type JsonObject, utf8Bytes } from "../../../shared/json";
 import { parseConfig, prepareDraft, storedDraft } from "../lifecycle/draft";
@@ -97,7 +98,7 @@ const draftFromRow = (row: VersionRow | null, head: Head): DraftView =>
         note: row.note,
       };
 
-async function headRow(db: D1Database, t: ResolvedTarget, head: Head): Promise<VersionRow | null> {
+async function headRow(db: Database, t: ResolvedTarget, head: Head): Promise<VersionRow | null> {
   if (head.version === 0) return null;
   const row = await getVersion(db, t.workspaceUid, t.target, head.generation, head.version);
   if (!row) throw new Error(`head ${head.etag} of ${t.target} has no stored version`);
@@ -172,7 +173,7 @@ const SAVED = { description: "The draft as saved, with the ETag", schema: SavedD
 async function saveResponse(c: Context<ApiEnv>, t: ResolvedTarget, outcome: SaveDraftOutcome) {
   if (outcome.kind !== "saved" && outcome.kind !== "noop") throw saveProblem(outcome);
   const { head } = outcome;
-  const row = outcome.kind === "saved" ? outcome.row : await headRow(c.env.DB, t, head);
+  const row = outcome.kind === "saved" ? outcome.row : await headRow(c.var.db, t, head);
   c.header("etag", head.etag);
   return c.json(
     shaped(SavedDraftAnswer, {
@@ -199,7 +200,7 @@ export function draftRoutes(resolve: Resolver) {
       async (c) => {
         const t = await resolve(c);
         const { head, pointers } = await stubOf(c, t.workspaceUid).getHookState(t.workspaceUid, t.target);
-        const draft = draftFromRow(await headRow(c.env.DB, t, head), head);
+        const draft = draftFromRow(await headRow(c.var.db, t, head), head);
         c.header("etag", head.etag);
         return c.json(shaped(TargetStateAnswer, { draft, deployments: deploymentsView(pointers) }));
       },

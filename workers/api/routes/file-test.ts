@@ -6,7 +6,7 @@
 // does: on the async engine, with the `rayrun` namespace request hooks and
 // plugins get, the same JSON rules, `chat.params` seeing unset fields as
 // undefined, `tool` read the way deploy reads it (its definitions as JSON,
-// `execute` left in the sandbox), and the kind's time bound. Only its host
+// `execute` left in the sandbox; answered decoded), and the kind's time bound. Only its host
 // calls differ: `rayrun.lambda` and `rayrun.model` answer from the body's
 // `hostCalls` mocks, so a test never runs a deployed lambda or calls a provider.
 import { Hono } from "hono";
@@ -23,8 +23,10 @@ import { REQUEST_HOOK_EXTENSIONS } from "../../../shared/llm/hook-extensions";
 import { LIMITS } from "../../../shared/limits";
 import { CHAT_PARAMS_EXTENSION } from "../../../shared/plugins/chat-params";
 import { pluginToolDefsExtension } from "../../../shared/plugins/tool-sandbox";
-import type { PreludeExtension } from "../../../shared/sandbox";
+import type { InvocationReport, ModuleReturn, PreludeExtension } from "../../../shared/sandbox";
 import { runModuleExport } from "../../../shared/sandbox";
+import { ok } from "../../../shared/result";
+import { decodedToolDefinitions } from "../plugins/tool-definitions";
 import { compileWorkspaceFile } from "../compiler";
 import { requireScope } from "../middleware/auth";
 import { jsonBody } from "../middleware/json-body";
@@ -60,6 +62,13 @@ const FileTestRequest = z
   .strict();
 
 type TestBody = z.output<typeof FileTestRequest>;
+
+/** A `tool` run with its definitions as the plugin wrote them, rather than in the sandbox's wire format. */
+function withDecodedTools(report: InvocationReport<ModuleReturn>): InvocationReport<ModuleReturn> {
+  if (!report.outcome.ok) return report;
+  const value = decodedToolDefinitions(report.outcome.value.value);
+  return { ...report, outcome: ok({ ...report.outcome.value, ...(value === undefined ? {} : { value }) }) };
+}
 
 const refuse = (detail: string): never => {
   throw new ProblemException({ code: "invalid_request", detail });
@@ -130,7 +139,7 @@ export const fileTestRoutes = new Hono<ApiEnv>().post(
     const timeoutMs = t.file.kind === "lib" ? LIMITS.requestHookTimeoutMs : LIMITS.pluginHookTimeoutMs;
     const workspaceConfig = await readWorkspaceConfig(c.env.DB, t.workspaceUid);
     const mocks = mockHostCalls(body.hostCalls ?? []);
-    const report = await runModuleExport({
+    const ran = await runModuleExport({
       ...call,
       extensions: [
         ...REQUEST_HOOK_EXTENSIONS,
@@ -140,17 +149,19 @@ export const fileTestRoutes = new Hono<ApiEnv>().post(
       fuel: timeoutMs * FUEL_PER_MS,
       moduleFuel: timeoutMs * FUEL_PER_MS,
     });
+    const report = t.file.kind === "plugin" && chosen.name === "tool" ? withDecodedTools(ran) : ran;
     const { outcome } = report;
     const run = {
       [chosen.field]: chosen.name,
-      ...(outcome.ok ? { ok: true as const, ...outcome.value } : { ok: false as const, ...outcome.error }),
+      ok: outcome.ok,
+      ...(outcome.ok ? outcome.value : outcome.error),
       logs: report.logs,
       hostCalls: mocks.usage(),
       fuelUsed: report.fuelUsed,
       durationMs: report.durationMs,
     };
     const principal = c.get("principal");
-    const id = await storeTestRun(c.env.DB, {
+    const id = await storeTestRun(c.var.db, {
       workspaceUid: t.workspaceUid,
       target: t.target,
       generation: head.generation,

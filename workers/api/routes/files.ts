@@ -7,11 +7,10 @@ import { workspaceObject } from "../../../durable-objects/workspace/rpc";
 import { Hono } from "hono";
 import { describeRoute } from "hono-openapi";
 import { z } from "zod";
-import { database } from "../../../shared/db/client";
 import { parseFilePath, type FileKind } from "../../../shared/files/paths";
 import { FILE_TARGET_PREFIX } from "../../../shared/lifecycle/target";
 import { requireScope } from "../middleware/auth";
-import { pageOf, PageQuery } from "../middleware/page";
+import { pageOf, PageQuery, paginate } from "../middleware/page";
 import { validQuery } from "../middleware/validate";
 import { DeploymentsAnswer } from "../lifecycle/answers";
 import { operation, problems, shaped } from "../openapi/describe";
@@ -66,15 +65,20 @@ export const fileRoutes = new Hono<ApiEnv>().get(
   fileListQuery,
   async (c) => {
     const workspaceUid = c.req.param("ws");
-    await requireWorkspace(database(c.env.DB), workspaceUid);
-    const { limit, cursor, kind } = c.req.valid("query");
-    const prefix = `${FILE_TARGET_PREFIX}${kind === undefined ? "" : KIND_FOLDER[kind]}`;
-    const rows = await workspaceObject(c.env, workspaceUid).listTargets(workspaceUid, prefix, {
-      // The cursor is the last path of the previous page.
-      after: cursor === undefined ? "" : `${FILE_TARGET_PREFIX}${cursor}`,
-      limit: limit + 1,
-    });
-    const items = rows.slice(0, limit).flatMap(({ target, head, pointers }) => {
+    await requireWorkspace(c.var.db, workspaceUid);
+    const query = c.req.valid("query");
+    const prefix = `${FILE_TARGET_PREFIX}${query.kind === undefined ? "" : KIND_FOLDER[query.kind]}`;
+    const page = await paginate(
+      query,
+      (after, limit) =>
+        workspaceObject(c.env, workspaceUid).listTargets(workspaceUid, prefix, {
+          after: after === undefined ? "" : `${FILE_TARGET_PREFIX}${after}`,
+          limit,
+        }),
+      (row) => row.target.slice(FILE_TARGET_PREFIX.length),
+      (path) => parseFilePath(path).ok,
+    );
+    const items = page.items.flatMap(({ target, head, pointers }) => {
       const parsed = parseFilePath(target.slice(FILE_TARGET_PREFIX.length));
       if (!parsed.ok) return [];
       const { path, kind: fileKind, name } = parsed.value;
@@ -89,12 +93,6 @@ export const fileRoutes = new Hono<ApiEnv>().get(
         },
       ];
     });
-    const last = rows.slice(0, limit).at(-1);
-    return c.json(
-      shaped(FILE_PAGE.schema, {
-        items,
-        nextCursor: rows.length > limit && last ? last.target.slice(FILE_TARGET_PREFIX.length) : null,
-      }),
-    );
+    return c.json(shaped(FILE_PAGE.schema, { items, nextCursor: page.nextCursor }));
   },
 );

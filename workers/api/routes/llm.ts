@@ -7,7 +7,6 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { LeaseUnavailable } from "../../../shared/lease/view";
 import { LOOP_NAME_PATTERN, MAIN_LOOP } from "../../../shared/config/pre-llm-hook";
-import { database } from "../../../shared/db/client";
 import { ProblemException } from "../../../shared/http/problem";
 import { relocate } from "../../../shared/llm/problems";
 import { NeutralRequestSchema, validateNeutralRequest } from "../../../shared/llm/request";
@@ -71,7 +70,7 @@ export const llmRoutes = new Hono<ApiEnv>().post(
   async (c) => {
     const ws = c.req.param("ws");
     const body = c.req.valid("json");
-    await requireWorkspace(database(c.env.DB), ws);
+    await requireWorkspace(c.var.db, ws);
     const checked = validateNeutralRequest(body.request);
     if (!checked.ok) {
       throw new ProblemException({

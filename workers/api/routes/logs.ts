@@ -7,14 +7,13 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
 import { seesRunDetails } from "../../../shared/auth/principal";
-import { database } from "../../../shared/db/client";
 import { ProblemException } from "../../../shared/http/problem";
 import { isTarget } from "../../../shared/lifecycle/target";
 import { listRuns, RUN_ID, type RunFilters, type RunView } from "../../../shared/logs/query";
 import { HOOK_KINDS, RUN_CHANNELS, RUN_MODES, RUN_OUTCOMES, RUN_STAGES } from "../../../shared/db/run-types";
 import { requireScope } from "../middleware/auth";
 import { HookLogAnswer } from "../lifecycle/answers";
-import { pageOf } from "../middleware/page";
+import { pageOf, PageQuery, paginate } from "../middleware/page";
 import { validQuery } from "../middleware/validate";
 import { operation, shaped } from "../openapi/describe";
 import { requireWorkspace, type Resolver } from "../targets";
@@ -44,14 +43,19 @@ const TargetLogsQuery = z
       .describe("The request's runs and those of the calls made under it (<id>.1, <id>.2, … from Code Mode)"),
     since: instant.optional().describe("Runs at or after this time"),
     until: instant.optional().describe("Runs at or before this time"),
-    limit: z.coerce.number().int().min(1).max(200).default(50),
-    cursor: z.string().regex(RUN_ID, "Not a cursor this API returned").optional(),
+    limit: PageQuery.shape.limit,
+    cursor: PageQuery.shape.cursor,
     format: z.enum(LOG_FORMATS).optional().describe("json (default) or ndjson"),
   })
   .strict();
 
 const WorkspaceLogsQuery = TargetLogsQuery.extend({
-  tool: z.string().min(1).max(200).optional().describe("Tool uid: every run on calls of that tool"),
+  tool: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe("A tool's uid or the name it was called by: every run on calls of that tool"),
   target: z.string().refine(isTarget, "A target is tool:<uid> or file:<path>").optional(),
 }).strict();
 
@@ -147,11 +151,13 @@ function wantsNdjson(c: Context<ApiEnv>, format: TargetQuery["format"]): boolean
  */
 async function answer(c: Context<ApiEnv>, filters: RunFilters, q: TargetQuery) {
   const principal = c.get("principal");
-  const page = await listRuns(c.env.DB, filters, {
-    limit: q.limit,
-    cursor: q.cursor,
-    withDetails: seesRunDetails(principal, filters.workspaceUid),
-  });
+  const withDetails = seesRunDetails(principal, filters.workspaceUid);
+  const page = await paginate(
+    q,
+    (after, limit) => listRuns(c.env.DB, filters, { limit, after, withDetails }),
+    (run) => run.id,
+    (id) => RUN_ID.test(id),
+  );
   if (page.nextCursor !== null) {
     const next = new URL(c.req.url);
     next.searchParams.set("cursor", page.nextCursor);
@@ -196,8 +202,8 @@ export const logRoutes = new Hono<ApiEnv>().get(
   query(WorkspaceLogsQuery),
   async (c) => {
     const ws = c.req.param("ws");
-    await requireWorkspace(database(c.env.DB), ws);
+    await requireWorkspace(c.var.db, ws);
     const q = c.req.valid("query");
-    return answer(c, { ...filtersOf(ws, q), toolUid: q.tool, target: q.target }, q);
+    return answer(c, { ...filtersOf(ws, q), tool: q.tool, target: q.target }, q);
   },
 );

@@ -4,7 +4,6 @@
 import { z } from "zod";
 import { workspaceObject } from "../../../durable-objects/workspace/rpc";
 import { Hono } from "hono";
-import { database } from "../../../shared/db/client";
 import { requireScope } from "../middleware/auth";
 import { compilationUsage } from "../middleware/quota";
 import { operation, shaped } from "../openapi/describe";
@@ -38,7 +37,7 @@ export const quotaRoutes = new Hono<ApiEnv>().get(
   requireScope("hooks:read"),
   async (c) => {
     const ws = c.req.param("ws");
-    await requireWorkspace(database(c.env.DB), ws);
+    await requireWorkspace(c.var.db, ws);
     const now = Date.now();
     const [usage, compilations] = await Promise.all([
       workspaceObject(c.env, ws).getUsage(ws, now),

@@ -7,7 +7,7 @@ import { compileToolAdapter } from "../compiler";
 import { requireScope } from "../middleware/auth";
 import { chargeCompilation } from "../middleware/quota";
 import { jsonBody } from "../middleware/json-body";
-import { AdapterRunAnswer } from "../lifecycle/answers";
+import { AdapterRunAnswer, adapterRunAnswer } from "../lifecycle/answers";
 import { operation, shaped } from "../openapi/describe";
 import type { ApiEnv } from "../types";
 
@@ -84,7 +84,7 @@ export const runRoutes = new Hono<ApiEnv>().post(
     });
     return c.json(
       shaped(PlaygroundRunAnswer, {
-        ...run,
+        ...adapterRunAnswer(run),
         compiled: { hash: adapter.hash, compiledBytes: adapter.compiledBytes, stages: adapter.stages },
       }),
     );

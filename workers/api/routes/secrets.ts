@@ -3,7 +3,6 @@
 // `DELETE …/secrets/{name}` removes one. No route ever returns a value.
 import { Hono } from "hono";
 import { z } from "zod";
-import { database } from "../../../shared/db/client";
 import { ProblemException } from "../../../shared/http/problem";
 import { utf8Bytes } from "../../../shared/json";
 import { deleteSecret, listSecretNames, putSecret, SECRET_VALUE_BYTES } from "../../../shared/secrets";
@@ -48,7 +47,7 @@ export const secretRoutes = new Hono<ApiEnv>()
     requireScope("admin"),
     async (c) => {
       const ws = c.req.param("ws");
-      await requireWorkspace(database(c.env.DB), ws);
+      await requireWorkspace(c.var.db, ws);
       return c.json(shaped(SecretListAnswer, { items: await listSecretNames(c.env.DB, ws) }));
     },
   )
@@ -64,7 +63,7 @@ export const secretRoutes = new Hono<ApiEnv>()
     async (c) => {
       const ws = c.req.param("ws");
       const name = secretName(c.req.param("name"));
-      await requireWorkspace(database(c.env.DB), ws);
+      await requireWorkspace(c.var.db, ws);
       await putSecret(c.env, ws, name, c.req.valid("json").value, c.get("principal").actor);
       return c.body(null, 204);
     },
@@ -76,7 +75,7 @@ export const secretRoutes = new Hono<ApiEnv>()
     async (c) => {
       const ws = c.req.param("ws");
       const name = secretName(c.req.param("name"));
-      await requireWorkspace(database(c.env.DB), ws);
+      await requireWorkspace(c.var.db, ws);
       if (!(await deleteSecret(c.env.DB, ws, name))) {
         throw new ProblemException({ code: "not_found", detail: `No secret ${name} in this workspace.` });
       }

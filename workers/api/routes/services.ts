@@ -4,7 +4,6 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { KNOBS } from "../../../shared/knobs";
 import { LIMITS } from "../../../shared/limits";
-import { database } from "../../../shared/db/client";
 import { ProblemException } from "../../../shared/http/problem";
 import { newId } from "../../../shared/ids";
 import { SECRET_NAME_PATTERN, workspaceSecret } from "../../../shared/secrets/credentials";
@@ -17,7 +16,7 @@ import { ServiceAnswer, serviceView, ToolAnswer, toolView } from "../services/vi
 import { requireScope } from "../middleware/auth";
 import { jsonBody } from "../middleware/json-body";
 import { validQuery } from "../middleware/validate";
-import { pageOf, PageQuery } from "../middleware/page";
+import { mapPage, pageOf, PageQuery, paginate } from "../middleware/page";
 import { operation, shaped } from "../openapi/describe";
 import { createService, listServices, markServiceDeleted, updateServiceSettings } from "../stores/services";
 import { isDeleted, refuseDeleted, requireService, requireWorkspace } from "../targets";
@@ -133,7 +132,7 @@ export const serviceRoutes = new Hono<ApiEnv>()
     ...jsonBody(CreateServiceRequest),
     async (c) => {
       const ws = c.req.param("ws");
-      const db = database(c.env.DB);
+      const db = c.var.db;
       await requireWorkspace(db, ws);
       const body = c.req.valid("json");
       const created = await createService(db, {
@@ -166,12 +165,15 @@ export const serviceRoutes = new Hono<ApiEnv>()
     validQuery(ServiceListQuery),
     async (c) => {
       const ws = c.req.param("ws");
-      const db = database(c.env.DB);
+      const db = c.var.db;
       await requireWorkspace(db, ws);
-      const { limit, cursor, deleted } = c.req.valid("query");
-      const rows = await listServices(db, ws, { deleted, cursor, limit: limit + 1 });
-      const items = rows.slice(0, limit).map(serviceView);
-      return c.json({ items, nextCursor: rows.length > limit ? (items.at(-1)?.uid ?? null) : null });
+      const query = c.req.valid("query");
+      const page = await paginate(
+        query,
+        (after, limit) => listServices(db, ws, { deleted: query.deleted, after, limit }),
+        (row) => row.uid,
+      );
+      return c.json(mapPage(page, serviceView));
     },
   )
   .get(
@@ -179,7 +181,7 @@ export const serviceRoutes = new Hono<ApiEnv>()
     operation({ summary: "One service", ok: { "200": SERVICE }, problems: [404] }),
     requireScope("hooks:read"),
     async (c) => {
-      const service = await requireService(database(c.env.DB), c.req.param("ws"), c.req.param("svc"));
+      const service = await requireService(c.var.db, c.req.param("ws"), c.req.param("svc"));
       return c.json(serviceView(service));
     },
   )
@@ -193,7 +195,7 @@ export const serviceRoutes = new Hono<ApiEnv>()
     requireScope("hooks:write"),
     ...jsonBody(UpdateServiceRequest),
     async (c) => {
-      const db = database(c.env.DB);
+      const db = c.var.db;
       const service = await requireService(db, c.req.param("ws"), c.req.param("svc"));
       refuseDeleted(service, "be changed");
       const updated = await updateServiceSettings(db, service.uid, c.req.valid("json"));
@@ -217,7 +219,7 @@ export const serviceRoutes = new Hono<ApiEnv>()
     requireScope("hooks:write"),
     async (c) => {
       const ws = c.req.param("ws");
-      const db = database(c.env.DB);
+      const db = c.var.db;
       const service = await requireService(db, ws, c.req.param("svc"));
       refuseDeleted(service, "be refreshed");
 
@@ -267,7 +269,7 @@ export const serviceRoutes = new Hono<ApiEnv>()
     requireScope("hooks:write"),
     async (c) => {
       const ws = c.req.param("ws");
-      const db = database(c.env.DB);
+      const db = c.var.db;
       const service = await requireService(db, ws, c.req.param("svc"));
       refuseDeleted(service, "be deleted again");
 
@@ -311,7 +313,7 @@ export const serviceRoutes = new Hono<ApiEnv>()
     requireScope("hooks:read"),
     async (c) => {
       const ws = c.req.param("ws");
-      const db = database(c.env.DB);
+      const db = c.var.db;
       const service = await requireService(db, ws, c.req.param("svc"));
       const rows = await toolsOfService(db, service.uid);
       const withHistory = new Set(

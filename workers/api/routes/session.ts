@@ -4,7 +4,6 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { sha256Hex } from "../../../shared/auth/keys";
-import { database } from "../../../shared/db/client";
 import { ProblemException } from "../../../shared/http/problem";
 import { ACCESS_HEADER, accessEmail } from "../middleware/access";
 import { jsonBody } from "../middleware/json-body";
@@ -74,7 +73,7 @@ export const sessionRoutes = new Hono<ApiEnv>()
     }),
     ...jsonBody(SignInRequest),
     async (c) => {
-      const db = database(c.env.DB);
+      const db = c.var.db;
       const spent = await spendSignInLink(
         db,
         await sha256Hex(c.req.valid("json").token),
@@ -100,7 +99,7 @@ export const sessionRoutes = new Hono<ApiEnv>()
       if (found !== undefined) return c.json(shaped(SessionAnswer, sessionView(found.session, found.user)));
       const email = await accessEmail(c.env, c.req.header(ACCESS_HEADER));
       if (email === null) throw notSignedIn(c);
-      const user = await userByEmail(database(c.env.DB), email, c.req.valid("query").workspace);
+      const user = await userByEmail(c.var.db, email, c.req.valid("query").workspace);
       if (user === undefined) {
         throw new ProblemException({
           code: "unauthorized",
@@ -122,7 +121,7 @@ export const sessionRoutes = new Hono<ApiEnv>()
       const found = await currentSession(c);
       if (found === undefined) throw notSignedIn(c);
       await requireCsrf(c, found.session);
-      await deleteSession(database(c.env.DB), found.session.idHash);
+      await deleteSession(c.var.db, found.session.idHash);
       c.header("set-cookie", clearedSessionCookie(c));
       return c.body(null, 204);
     },

@@ -11,7 +11,7 @@ import { generateAdapterTypes } from "../contract";
 import { recordTestRun } from "../deploy/test-runs";
 import { requireScope } from "../middleware/auth";
 import { jsonBody } from "../middleware/json-body";
-import { AdapterRunAnswer } from "../lifecycle/answers";
+import { AdapterRunAnswer, adapterRunAnswer } from "../lifecycle/answers";
 import { operation, shaped } from "../openapi/describe";
 import { compileVersion, loadVersion, resolveToolDeployTarget } from "../targets";
 import type { ApiEnv } from "../types";
@@ -100,7 +100,7 @@ export const toolConsoleRoutes = new Hono<ApiEnv>()
       const detailPolicy = service.payloadCapture
         ? (await readWorkspaceConfig(c.env.DB, t.workspaceUid)).detailPolicy
         : "none";
-      const id = await recordTestRun(c.env.DB, {
+      const id = await recordTestRun(c.var.db, {
         scope: { workspaceUid: t.workspaceUid, target: t.target, toolUid: tool.uid, toolName, requestId },
         generation: head.generation,
         version: row.number,
@@ -110,6 +110,6 @@ export const toolConsoleRoutes = new Hono<ApiEnv>()
         keyId: principal.keyId,
         capture: { payloadCapture: service.payloadCapture, detailPolicy },
       });
-      return c.json(shaped(ToolTestAnswer, { id, version: row.number, ...run }));
+      return c.json(shaped(ToolTestAnswer, { id, version: row.number, ...adapterRunAnswer(run) }));
     },
   );

@@ -2,14 +2,13 @@
 // changed upstream definition (`POST …/tools/{tool}/review/accept`).
 import { Hono } from "hono";
 import { z } from "zod";
-import { database } from "../../../shared/db/client";
 import { ProblemException } from "../../../shared/http/problem";
 import { now, type ServiceRow, type ToolRow } from "../../../shared/services/store";
 import { ToolAnswer, toolView } from "../services/views";
 import { requireScope } from "../middleware/auth";
 import { limitBody, optionalJsonBody } from "../middleware/json-body";
 import { validQuery } from "../middleware/validate";
-import { pageOf, PageQuery } from "../middleware/page";
+import { mapPage, pageOf, PageQuery, paginate } from "../middleware/page";
 import { operation, shaped } from "../openapi/describe";
 import { acceptPendingDefinition, listLiveTools } from "../stores/tools";
 import { isDeleted, refuseDeleted, requireTool, requireWorkspace } from "../targets";
@@ -53,12 +52,15 @@ export const toolRoutes = new Hono<ApiEnv>()
     validQuery(ToolListQuery),
     async (c) => {
       const ws = c.req.param("ws");
-      const db = database(c.env.DB);
+      const db = c.var.db;
       await requireWorkspace(db, ws);
-      const { limit, cursor, service } = c.req.valid("query");
-      const rows = await listLiveTools(db, ws, { service, cursor, limit: limit + 1 });
-      const items = rows.slice(0, limit).map(view);
-      return c.json({ items, nextCursor: rows.length > limit ? (items.at(-1)?.uid ?? null) : null });
+      const query = c.req.valid("query");
+      const page = await paginate(
+        query,
+        (after, limit) => listLiveTools(db, ws, { service: query.service, after, limit }),
+        (row) => row.tool.uid,
+      );
+      return c.json(mapPage(page, view));
     },
   )
   .get(
@@ -66,7 +68,7 @@ export const toolRoutes = new Hono<ApiEnv>()
     operation({ summary: "One indexed tool", ok: { "200": TOOL }, problems: [404] }),
     requireScope("hooks:read"),
     async (c) => {
-      return c.json(view(await requireTool(database(c.env.DB), c.req.param("ws"), c.req.param("tool"))));
+      return c.json(view(await requireTool(c.var.db, c.req.param("ws"), c.req.param("tool"))));
     },
   )
   .post(
@@ -80,9 +82,8 @@ export const toolRoutes = new Hono<ApiEnv>()
     requireScope("hooks:write"),
     limitBody(),
     async (c) => {
-      const ws = c.req.param("ws");
-      const db = database(c.env.DB);
-      const { tool, service } = await requireTool(db, ws, c.req.param("tool"));
+      const db = c.var.db;
+      const { tool, service } = await requireTool(db, c.req.param("ws"), c.req.param("tool"));
       const body = await optionalJsonBody(c.req.raw, AcceptReviewRequest);
       refuseDeleted(service, "take review decisions");
 

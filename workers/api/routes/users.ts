@@ -6,7 +6,6 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { sha256Hex } from "../../../shared/auth/keys";
 import { ROLES } from "../../../shared/auth/principal";
-import { database } from "../../../shared/db/client";
 import { ProblemException } from "../../../shared/http/problem";
 import { newId, newSecret } from "../../../shared/ids";
 import { requireScope } from "../middleware/auth";
@@ -86,7 +85,7 @@ async function signInLink(c: Context<ApiEnv>, user: UserRow) {
   const token = newSecret();
   const now = Date.now();
   const expiresAt = new Date(now + SIGN_IN_LINK_TTL_MS).toISOString();
-  await createSignInLink(database(c.env.DB), {
+  await createSignInLink(c.var.db, {
     tokenHash: await sha256Hex(token),
     userId: user.id,
     workspaceUid: user.workspaceUid,
@@ -109,7 +108,7 @@ export const userRoutes = new Hono<ApiEnv>()
     ...jsonBody(InviteRequest),
     async (c) => {
       const ws = c.req.param("ws");
-      const db = database(c.env.DB);
+      const db = c.var.db;
       await requireWorkspace(db, ws);
       const { name, role: asRole, email } = c.req.valid("json");
       const created = await createUser(db, {
@@ -123,12 +122,12 @@ export const userRoutes = new Hono<ApiEnv>()
       if (!created.ok) {
         throw new ProblemException({
           code: "conflict",
-          detail: `A user with this ${created.taken} already exists in the workspace.`,
-          extensions: { field: `/${created.taken}` },
+          detail: `A user with this ${created.error.taken} already exists in the workspace.`,
+          extensions: { field: `/${created.error.taken}` },
         });
       }
       return c.json(
-        shaped(InvitedAnswer, { user: userView(created.user), signIn: await signInLink(c, created.user) }),
+        shaped(InvitedAnswer, { user: userView(created.value), signIn: await signInLink(c, created.value) }),
         201,
       );
     },
@@ -143,7 +142,7 @@ export const userRoutes = new Hono<ApiEnv>()
     requireScope("admin"),
     async (c) => {
       const ws = c.req.param("ws");
-      const db = database(c.env.DB);
+      const db = c.var.db;
       await requireWorkspace(db, ws);
       return c.json(shaped(UsersAnswer, { users: (await listUsers(db, ws)).map(userView) }));
     },
@@ -159,7 +158,7 @@ export const userRoutes = new Hono<ApiEnv>()
     ...jsonBody(RoleRequest),
     async (c) => {
       const row = await setUserRole(
-        database(c.env.DB),
+        c.var.db,
         c.req.param("ws"),
         c.req.param("userId"),
         c.req.valid("json").role,
@@ -173,8 +172,7 @@ export const userRoutes = new Hono<ApiEnv>()
     operation({ summary: "Remove a user and end its sessions", ok: { "204": "Removed" }, problems: [404] }),
     requireScope("admin"),
     async (c) => {
-      if (!(await deleteUser(database(c.env.DB), c.req.param("ws"), c.req.param("userId"))))
-        throw noSuchUser();
+      if (!(await deleteUser(c.var.db, c.req.param("ws"), c.req.param("userId")))) throw noSuchUser();
       return c.body(null, 204);
     },
   )
@@ -187,7 +185,7 @@ export const userRoutes = new Hono<ApiEnv>()
     }),
     requireScope("admin"),
     async (c) => {
-      const user = await findUser(database(c.env.DB), c.req.param("ws"), c.req.param("userId"));
+      const user = await findUser(c.var.db, c.req.param("ws"), c.req.param("userId"));
       if (user === undefined) throw noSuchUser();
       return c.json(shaped(NewLinkAnswer, { signIn: await signInLink(c, user) }), 201);
     },

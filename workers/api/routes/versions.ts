@@ -1,20 +1,38 @@
 // The version history of a lifecycle target: `{base}/versions` (newest
-// first), one version, its diff against its predecessor, and `{base}/export`
-// (every version as one streamed JSON document). Generic over a resolver like
+// first), one version, its diff against its predecessor, whether it may be
+// deployed (a passing test run), and `{base}/export` (every version as one
+// streamed JSON document). Generic over a resolver like
 // the draft routes (drafts.ts), and mounted beside them by app.ts.
 import { workspaceObject } from "../../../durable-objects/workspace/rpc";
 import { Hono } from "hono";
-import { ProblemException } from "../../../shared/http/problem";
+import { z } from "zod";
+import { lastPassingRun } from "../deploy/test-runs";
 import { diffVersions } from "../lifecycle/diff";
 import { parseConfig } from "../lifecycle/draft";
 import { getVersion, listVersions, versionsAfter, versionView } from "../lifecycle/versions";
 import { requireScope } from "../middleware/auth";
-import { pageOf, pageQuery } from "../middleware/page";
+import { pageOf, pageQuery, paginate } from "../middleware/page";
 import { KNOBS } from "../../../shared/knobs";
 import { ExportAnswer, VersionAnswer, VersionDiffAnswer, VersionMetaAnswer } from "../lifecycle/answers";
 import { operation, shaped } from "../openapi/describe";
 import { isVersionNumber, type Resolver, requireVersion, versionParam } from "../targets";
 import type { ApiEnv } from "../types";
+
+const TestStatusAnswer = z.object({
+  version: z.number().int(),
+  tested: z
+    .boolean()
+    .describe("Whether a passing test run of this version is stored: deploying it is allowed"),
+  lastPassingRun: z
+    .object({
+      id: z.string().describe("The test run's id"),
+      at: z.string(),
+      stage: z.string().describe("What ran: an adapter stage, a lib export or a plugin hook"),
+      actor: z.string(),
+    })
+    .nullable()
+    .describe("The newest passing test run of the version; null while it has none"),
+});
 
 /** The version routes for one kind of target, mounted under its base path (`…/hook`, `…/files/{path}`). */
 export function versionRoutes(resolve: Resolver) {
@@ -30,29 +48,21 @@ export function versionRoutes(resolve: Resolver) {
       pageQuery,
       async (c) => {
         const t = await resolve(c);
-        const { limit, cursor } = c.req.valid("query");
-        if (cursor !== undefined && !isVersionNumber(cursor)) {
-          throw new ProblemException({
-            code: "invalid_request",
-            detail: "The cursor is not one this API returned.",
-          });
-        }
         const head = await workspaceObject(c.env, t.workspaceUid).getHead(t.workspaceUid, t.target);
-        const rows = await listVersions(c.env.DB, {
-          workspaceUid: t.workspaceUid,
-          target: t.target,
-          generation: head.generation,
-          limit: limit + 1,
-          ...(cursor === undefined ? {} : { before: Number(cursor) }),
-        });
-        const items = rows.slice(0, limit);
-        const last = items.at(-1);
-        return c.json(
-          shaped(pageOf(VersionMetaAnswer).schema, {
-            items,
-            nextCursor: rows.length > limit && last ? String(last.version) : null,
-          }),
+        const page = await paginate(
+          c.req.valid("query"),
+          (after, limit) =>
+            listVersions(c.var.db, {
+              workspaceUid: t.workspaceUid,
+              target: t.target,
+              generation: head.generation,
+              limit,
+              ...(after === undefined ? {} : { before: Number(after) }),
+            }),
+          (row) => String(row.version),
+          isVersionNumber,
         );
+        return c.json(shaped(pageOf(VersionMetaAnswer).schema, page));
       },
     )
     .get(
@@ -70,6 +80,27 @@ export function versionRoutes(resolve: Resolver) {
       },
     )
     .get(
+      "/versions/:n/test-status",
+      operation({
+        summary: "Whether a version has a passing test run, so it may be deployed",
+        ok: { "200": { description: "The version's test status", schema: TestStatusAnswer } },
+        problems: [400, 404],
+      }),
+      requireScope("hooks:read"),
+      async (c) => {
+        const t = await resolve(c);
+        const { head, row } = await requireVersion(c, t, versionParam(c));
+        const run = await lastPassingRun(c.var.db, t.workspaceUid, t.target, head.generation, row.number);
+        return c.json(
+          shaped(TestStatusAnswer, {
+            version: row.number,
+            tested: run !== undefined,
+            lastPassingRun: run ?? null,
+          }),
+        );
+      },
+    )
+    .get(
       "/versions/:n/diff",
       operation({
         summary: "Unified diff of a version against its predecessor",
@@ -83,7 +114,7 @@ export function versionRoutes(resolve: Resolver) {
         const previous =
           row.number === 1
             ? null
-            : await getVersion(c.env.DB, t.workspaceUid, t.target, head.generation, row.number - 1);
+            : await getVersion(c.var.db, t.workspaceUid, t.target, head.generation, row.number - 1);
         if (row.number > 1 && !previous)
           throw new Error(`version ${row.number - 1} of ${t.target} is missing`);
         const before = previous
@@ -108,7 +139,7 @@ export function versionRoutes(resolve: Resolver) {
       async (c) => {
         const t = await resolve(c);
         const head = await workspaceObject(c.env, t.workspaceUid).getHead(t.workspaceUid, t.target);
-        const db = c.env.DB;
+        const db = c.var.db;
         const header = {
           format: "rayrun.hooks/export-v1",
           workspaceUid: t.workspaceUid,

@@ -4,13 +4,12 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { sha256Hex } from "../../../shared/auth/keys";
 import { SCOPES } from "../../../shared/auth/principal";
-import { database } from "../../../shared/db/client";
 import { DEFAULT_PROFILE, PROFILE_NAME_PATTERN, profileExists } from "../../../shared/access";
 import { ProblemException } from "../../../shared/http/problem";
 import { newId, newSecret } from "../../../shared/ids";
 import { requirePlatformAdmin, requireScope } from "../middleware/auth";
 import { jsonBody } from "../middleware/json-body";
-import { pageOf, pageQuery } from "../middleware/page";
+import { mapPage, pageOf, pageQuery, paginate } from "../middleware/page";
 import { operation, shaped } from "../openapi/describe";
 import { type ApiKeyRow, createApiKey, findApiKey, listApiKeys, revokeApiKey } from "../stores/api-keys";
 import { createWorkspace } from "../stores/workspaces";
@@ -44,6 +43,12 @@ const WORKSPACE = { description: "The workspace", schema: WorkspaceAnswer };
 
 const KeyAnswer = z.object({
   id: z.string(),
+  displayHint: z
+    .string()
+    .nullable()
+    .describe(
+      "rr_… and the secret's last four characters, to tell keys apart; null for keys minted before hints",
+    ),
   scopes: z.array(z.string()),
   actor: z.string(),
   createdAt: z.string(),
@@ -58,6 +63,7 @@ const CreatedKeyAnswer = KeyAnswer.extend({
 const keyView = (row: ApiKeyRow) =>
   shaped(KeyAnswer, {
     id: row.id,
+    displayHint: row.displayHint,
     scopes: row.scopes,
     actor: row.actor,
     createdAt: row.createdAt,
@@ -72,7 +78,7 @@ export const workspaceRoutes = new Hono<ApiEnv>()
     ...jsonBody(CreateWorkspaceRequest),
     async (c) => {
       const { name } = c.req.valid("json");
-      const created = await createWorkspace(database(c.env.DB), {
+      const created = await createWorkspace(c.var.db, {
         uid: newId("ws"),
         name,
         createdBy: c.get("principal").actor,
@@ -85,7 +91,7 @@ export const workspaceRoutes = new Hono<ApiEnv>()
     operation({ summary: "One workspace", ok: { "200": WORKSPACE }, problems: [404] }),
     requireScope("hooks:read"),
     async (c) => {
-      return c.json(shaped(WorkspaceAnswer, await requireWorkspace(database(c.env.DB), c.req.param("ws"))));
+      return c.json(shaped(WorkspaceAnswer, await requireWorkspace(c.var.db, c.req.param("ws"))));
     },
   )
   .post(
@@ -99,7 +105,7 @@ export const workspaceRoutes = new Hono<ApiEnv>()
     ...jsonBody(CreateKeyRequest),
     async (c) => {
       const ws = c.req.param("ws");
-      const db = database(c.env.DB);
+      const db = c.var.db;
       await requireWorkspace(db, ws);
       const { scopes, actor, profile = DEFAULT_PROFILE } = c.req.valid("json");
       if (!(await profileExists(c.env.DB, ws, profile))) {
@@ -108,11 +114,12 @@ export const workspaceRoutes = new Hono<ApiEnv>()
           detail: `No access profile ${profile} in this workspace; create it with PUT …/access-profiles/${profile} first.`,
         });
       }
-      // The whole token is hashed for lookup; only the hash is stored.
+      // The whole token is hashed for lookup; only the hash and a hint too short to guess from are stored.
       const key = `rr_${newSecret()}`;
+      const displayHint = `rr_…${key.slice(-4)}`;
       const row = await createApiKey(
         db,
-        { id: newId("key"), workspaceUid: ws, secretHash: await sha256Hex(key), scopes, actor },
+        { id: newId("key"), workspaceUid: ws, secretHash: await sha256Hex(key), displayHint, scopes, actor },
         profile === DEFAULT_PROFILE ? null : profile,
       );
       return c.json(shaped(CreatedKeyAnswer, { ...keyView(row), profile, key }), 201);
@@ -125,12 +132,14 @@ export const workspaceRoutes = new Hono<ApiEnv>()
     pageQuery,
     async (c) => {
       const ws = c.req.param("ws");
-      const db = database(c.env.DB);
+      const db = c.var.db;
       await requireWorkspace(db, ws);
-      const { limit, cursor } = c.req.valid("query");
-      const rows = await listApiKeys(db, ws, { cursor, limit: limit + 1 });
-      const items = rows.slice(0, limit).map(keyView);
-      return c.json({ items, nextCursor: rows.length > limit ? (items.at(-1)?.id ?? null) : null });
+      const page = await paginate(
+        c.req.valid("query"),
+        (after, limit) => listApiKeys(db, ws, { after, limit }),
+        (row) => row.id,
+      );
+      return c.json(mapPage(page, keyView));
     },
   )
   .delete(
@@ -144,7 +153,7 @@ export const workspaceRoutes = new Hono<ApiEnv>()
     async (c) => {
       const ws = c.req.param("ws");
       const id = c.req.param("id");
-      const db = database(c.env.DB);
+      const db = c.var.db;
       // The gateway keeps resolved keys briefly; the WorkspaceObject's revoked-key
       // list is what refuses a revoked key before any dispatch.
       const tellGateway = () => workspaceObject(c.env, ws).revokeKey(id);

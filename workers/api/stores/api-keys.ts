@@ -1,4 +1,5 @@
-// API key rows of a workspace. Only the secret's hash is ever stored.
+// API key rows of a workspace. Of a secret only its hash and a display hint
+// (rr_… and its last four characters) are stored.
 import { and, desc, eq, isNull, lt } from "drizzle-orm";
 import type { Database } from "../../../shared/db/client";
 import { apiKeyProfiles, apiKeys } from "../../../shared/db/schema";
@@ -26,12 +27,12 @@ export async function createApiKey(
   return row;
 }
 
-/** Keys newest first, before `cursor` (a key id) when given. */
-export const listApiKeys = (db: Database, workspaceUid: string, page: { cursor?: string; limit: number }) =>
+/** Keys newest first, after the key `after` (a key id) when given. */
+export const listApiKeys = (db: Database, workspaceUid: string, page: { after?: string; limit: number }) =>
   db
     .select()
     .from(apiKeys)
-    .where(and(eq(apiKeys.workspaceUid, workspaceUid), page.cursor ? lt(apiKeys.id, page.cursor) : undefined))
+    .where(and(eq(apiKeys.workspaceUid, workspaceUid), page.after ? lt(apiKeys.id, page.after) : undefined))
     .orderBy(desc(apiKeys.id))
     .limit(page.limit)
     .all();

@@ -25,11 +25,11 @@ export async function createService(
   }
 }
 
-/** Live services, or deleted and legacy ones, newest first, before `cursor` (a service uid). */
+/** Live services, or deleted and legacy ones, newest first, after the service `after` (a uid). */
 export const listServices = (
   db: Database,
   workspaceUid: string,
-  page: { deleted: boolean; cursor?: string; limit: number },
+  page: { deleted: boolean; after?: string; limit: number },
 ) =>
   db
     .select()
@@ -38,7 +38,7 @@ export const listServices = (
       and(
         eq(services.workspaceUid, workspaceUid),
         page.deleted ? or(isNotNull(services.deletedAt), eq(services.legacy, true)) : liveService(),
-        page.cursor ? lt(services.uid, page.cursor) : undefined,
+        page.after ? lt(services.uid, page.after) : undefined,
       ),
     )
     .orderBy(desc(services.uid))

@@ -5,14 +5,14 @@ import { services, tools } from "../../../shared/db/schema";
 import { liveService, type ToolRow } from "../../../shared/services/store";
 
 /**
- * Tools of live services, newest first, before `cursor` (a tool uid). Tools
+ * Tools of live services, newest first, after the tool `after` (a tool uid). Tools
  * removed upstream stay listed (with `removedAt`) for their hook history; a
  * deleted service's tools are shown only by its history view.
  */
 export const listLiveTools = (
   db: Database,
   workspaceUid: string,
-  page: { service?: string; cursor?: string; limit: number },
+  page: { service?: string; after?: string; limit: number },
 ) =>
   db
     .select({ tool: tools, service: services })
@@ -23,7 +23,7 @@ export const listLiveTools = (
         eq(tools.workspaceUid, workspaceUid),
         liveService(),
         page.service === undefined ? undefined : eq(tools.serviceUid, page.service),
-        page.cursor ? lt(tools.uid, page.cursor) : undefined,
+        page.after ? lt(tools.uid, page.after) : undefined,
       ),
     )
     .orderBy(desc(tools.uid))

@@ -3,10 +3,12 @@
 import { and, asc, desc, eq } from "drizzle-orm";
 import type { Database } from "../../../shared/db/client";
 import { sessions, signInLinks, type UserRole, users } from "../../../shared/db/schema";
+import { err, ok, type Result } from "../../../shared/result";
 
 export type UserRow = typeof users.$inferSelect;
 
-export type CreateUserOutcome = { ok: true; user: UserRow } | { ok: false; taken: "name" | "email" };
+/** The stored user, or which of its fields another user of the workspace already has. */
+export type CreateUserOutcome = Result<UserRow, { taken: "name" | "email" }>;
 
 /** Stores a user unless its name (or email) is taken in the workspace; nothing is written then. */
 export async function createUser(
@@ -21,13 +23,13 @@ export async function createUser(
   },
 ): Promise<CreateUserOutcome> {
   const row = await db.insert(users).values(values).onConflictDoNothing().returning().get();
-  if (row) return { ok: true, user: row };
+  if (row) return ok(row);
   const sameName = await db
     .select({ id: users.id })
     .from(users)
     .where(and(eq(users.workspaceUid, values.workspaceUid), eq(users.name, values.name)))
     .get();
-  return { ok: false, taken: sameName ? "name" : "email" };
+  return err({ taken: sameName ? "name" : "email" });
 }
 
 /** The workspace's users, oldest first. */

@@ -2,7 +2,6 @@
 // rules: the path rules, the file compiler, and one owner per plugin name.
 import { workspaceObject } from "../../../durable-objects/workspace/rpc";
 import type { Context } from "hono";
-import { database } from "../../../shared/db/client";
 import { fileRevisionView } from "../../../shared/deploy/revisions";
 import { parseFilePath, pluginSibling, type WorkspaceFile } from "../../../shared/files/paths";
 import { ProblemException } from "../../../shared/http/problem";
@@ -26,7 +25,7 @@ export async function resolveFileTarget(c: Context<ApiEnv>): Promise<FileTarget>
   }
   const file = parsed.value;
   const workspaceUid = c.req.param("ws") ?? "";
-  await requireWorkspace(database(c.env.DB), workspaceUid);
+  await requireWorkspace(c.var.db, workspaceUid);
   const target = fileTarget(file.path);
   // `plugins/x.ts` and `plugins/x.js` would both be plugin `x`: the first one to exist owns the name.
   const sibling = pluginSibling(file);

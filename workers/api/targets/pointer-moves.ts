@@ -3,7 +3,6 @@
 // history, and a plugin's move changes what the tool-call path runs.
 import { workspaceObject } from "../../../durable-objects/workspace/rpc";
 import type { Context } from "hono";
-import { database } from "../../../shared/db/client";
 import { ProblemException } from "../../../shared/http/problem";
 import type { DeployChannel, Pointer } from "../../../shared/lifecycle/pointers";
 import type { Target } from "../../../shared/lifecycle/target";
@@ -21,7 +20,7 @@ export async function pointerMoved(
     previous: Pointer | null;
   },
 ) {
-  await recordPointerEvent(database(c.env.DB), {
+  await recordPointerEvent(c.var.db, {
     workspaceUid: t.workspaceUid,
     target: t.target,
     channel: event.channel,
@@ -54,14 +53,14 @@ export async function movePointer(
     revision.generation,
     revision.codeHash,
   );
-  if (!moved.ok && "reset" in moved) {
+  if (moved.kind === "reset") {
     throw new ProblemException({
       code: "conflict",
       detail: `The hook was reset while this ${action} ran; nothing was ${action === "deploy" ? "deployed" : "rolled back"}. Save, test and deploy again.`,
-      extensions: { generation: moved.reset.generation },
+      extensions: { generation: moved.generation },
     });
   }
-  if (!moved.ok) {
+  if (moved.kind === "allowance_exceeded") {
     throw new ProblemException({
       code: "allowance_exceeded",
       detail: `Active and shadow code of the workspace would exceed ${moved.refusal.limit} bytes; drop a shadow or reset a hook.`,

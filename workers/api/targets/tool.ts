@@ -2,7 +2,6 @@
 // history-only once its service is deleted, and a tool the upstream dropped
 // keeps its live deployment but takes no new one.
 import type { Context } from "hono";
-import { database } from "../../../shared/db/client";
 import { revisionView } from "../../../shared/deploy/revisions";
 import { ProblemException } from "../../../shared/http/problem";
 import type { JsonObject } from "../../../shared/json";
@@ -17,7 +16,7 @@ import { refuseDeleted, requireTool } from "./workspace";
 export async function routeTool(c: Context<ApiEnv>) {
   const workspaceUid = c.req.param("ws") ?? "";
   const toolUid = c.req.param("tool") ?? "";
-  const found = await requireTool(database(c.env.DB), workspaceUid, toolUid);
+  const found = await requireTool(c.var.db, workspaceUid, toolUid);
   return { workspaceUid, toolUid, ...found };
 }
 

@@ -38,7 +38,7 @@ export async function requireVersion(
   const row =
     number > head.version
       ? null
-      : await getVersion(c.env.DB, t.workspaceUid, t.target, head.generation, number);
+      : await getVersion(c.var.db, t.workspaceUid, t.target, head.generation, number);
   if (!row) throw new ProblemException({ code: "not_found", detail: `Version ${number} does not exist.` });
   return { head, row };
 }
@@ -57,7 +57,7 @@ export async function loadVersion(
   const row =
     number > head.version
       ? null
-      : await getVersion(c.env.DB, t.workspaceUid, t.target, head.generation, number);
+      : await getVersion(c.var.db, t.workspaceUid, t.target, head.generation, number);
   if (!row) throw new ProblemException({ code: "not_found", detail: `Version ${number} does not exist.` });
   return { head, row, config: parseConfig(row.config) };
 }

@@ -13,6 +13,7 @@ import { ERROR_META_KEY, type RefusalMeta } from "../../../shared/mcp/tool-resul
 import type { ToolCallAnswer } from "../tool-call/call-types";
 import type { Caller, GatewayEnv } from "../env";
 import type { ApprovalEnd } from "./results";
+import { err, ok, type Result } from "../../../shared/result";
 
 /** The approval a repeated execution carries: what identifies the call it was given for. */
 export interface RepeatApproval {
@@ -33,7 +34,7 @@ export async function repeatApproval(
   workspaceUid: string,
   caller: Caller,
   approvalId: string,
-): Promise<{ ok: true; approval: RepeatApproval } | { ok: false; meta: RefusalMeta }> {
+): Promise<Result<RepeatApproval, RefusalMeta>> {
   const row = await getApproval(env.DB, workspaceUid, approvalId);
   // Tool and arguments are checked when the code makes the call: only the approval itself here.
   const check = checkApprovalUse(row, {
@@ -42,9 +43,9 @@ export async function repeatApproval(
     publicHash: row?.publicHash ?? "",
     now: Date.now(),
   });
-  if (!check.ok) return { ok: false, meta: { code: check.code, message: check.message } };
-  const { id, toolName, toolUid, publicHash } = check.row;
-  return { ok: true, approval: { id, toolName, toolUid, publicHash } };
+  if (!check.ok) return err({ code: check.error.code, message: check.error.message });
+  const { id, toolName, toolUid, publicHash } = check.value;
+  return ok({ id, toolName, toolUid, publicHash });
 }
 
 /** The approval id this call carries: the execution's, when the call is the approved one. */

@@ -16,6 +16,7 @@ import { LIMITS } from "../../../shared/limits";
 import { JSON_RETURN_EXTENSION } from "../../../shared/llm/hook-extensions";
 import { afterInput, ERROR_META_KEY, type RefusalMeta } from "../../../shared/mcp/tool-results";
 import { runModuleExport, type LogEntry } from "../../../shared/sandbox";
+import { err, ok } from "../../../shared/result";
 import { bareMessage } from "../wire/rpc-error";
 import type { McpOrigin } from "../wire/origin";
 import type { ToolCallAnswer } from "../tool-call/call-types";
@@ -59,9 +60,11 @@ const EXTENSIONS = [JSON_RETURN_EXTENSION, CODE_MODE_EXTENSION];
 /** What a ToolError in the code carries: a gateway refusal, or the upstream's failure. */
 type ToolErrorInfo = RefusalMeta & { requestId: string; rpcCode?: number; data?: Json };
 
-const failed = (error: ToolErrorInfo): Json => ({ ok: false, error: { ...error } });
+// The sandbox's `tools` wrapper (codeModeSettle in sandbox.ts) reads a Result serialized as it
+// is, `{ ok: true, value }` or `{ ok, error }`: that JSON is its protocol, so ok() and err() build it.
+const failed = (error: ToolErrorInfo): Json => err({ ...error });
 
-/** A tool call's answer as the sandbox's `tools` wrapper reads it: `{ ok, value }` or `{ ok: false, error }`. */
+/** A tool call's answer as the sandbox's `tools` wrapper reads it: a Result of the value or a ToolError's fields. */
 function reply(answer: ToolCallAnswer, name: string, requestId: string): Json {
   if (answer.kind === "unknown_tool") {
     return failed({ code: "unknown_tool", message: `Unknown tool: ${name}`, requestId });
@@ -76,7 +79,7 @@ function reply(answer: ToolCallAnswer, name: string, requestId: string): Json {
     });
   }
   const { result } = answer;
-  if (result.isError !== true) return { ok: true, value: afterInput(result) };
+  if (result.isError !== true) return ok(afterInput(result));
   const meta = result._meta?.[ERROR_META_KEY];
   if (isJsonObject(meta) && typeof meta.code === "string" && typeof meta.message === "string") {
     return failed({ ...(meta as unknown as RefusalMeta), requestId });
@@ -198,8 +201,8 @@ export async function execute(scope: ExecuteScope, args: JsonObject): Promise<Ca
   if (scope.approvalId !== undefined) {
     const repeat = await repeatApproval(scope.env, scope.workspaceUid, scope.caller, scope.approvalId);
     // An approval no call could use ends the repeat before any of its calls runs again.
-    if (!repeat.ok) return executionFailed({ ...repeat.meta, approvalId: scope.approvalId }, []);
-    approval = repeat.approval;
+    if (!repeat.ok) return executionFailed({ ...repeat.error, approvalId: scope.approvalId }, []);
+    approval = repeat.value;
   }
   const now = Date.now();
   const run: Execution = {

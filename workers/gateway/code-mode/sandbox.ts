@@ -2,9 +2,9 @@
 // export of a module, with a prelude extension that gives it three globals and
 // no capability of its own:
 //  - `tools`: any property is an async function whose call is one host call
-//    `tool` ({ name, arguments }); the host answers { ok, value } or
-//    { ok: false, error }, and an error becomes a thrown ToolError, so the
-//    code can catch it;
+//    `tool` ({ name, arguments }); the host answers a Result as JSON
+//    ({ ok, value } or { ok, error }), and an error becomes a thrown
+//    ToolError, so the code can catch it;
 //  - `ToolError`: that error's class (`code`, `reason`, `message`, …), and
 //    `ApprovalRequired`, its subclass for a call that needs a person's
 //    approval (`approvalId`); catching it changes nothing, the host has
@@ -96,6 +96,6 @@ export const ENTRY = "main";
  */
 export function executionModule(source: string): string {
   const stripped = stripTypes(source);
-  const body = stripped.ok ? stripped.body : `throw new SyntaxError(${JSON.stringify(stripped.message)});`;
+  const body = stripped.ok ? stripped.value : `throw new SyntaxError(${JSON.stringify(stripped.error)});`;
   return `var __rayrunModule = (() => {\nreturn { ${ENTRY}: async function () {\n${body}\n} };\n})();`;
 }

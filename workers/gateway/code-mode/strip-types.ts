@@ -24,6 +24,7 @@
 //    refused rather than run with its declarations silently gone.
 import { transform } from "sucrase/dist/esm/index.js";
 import State, { type StateSnapshot } from "sucrase/dist/esm/parser/tokenizer/state.js";
+import { err, ok, type Result } from "../../../shared/result";
 
 /** Characters a strip may re-read when it backtracks: a floor, plus this many per character of code. */
 export const BACKTRACK_FLOOR_CHARS = 64 * 1024;
@@ -59,7 +60,8 @@ State.prototype.restoreFromSnapshot = function (this: State, snapshot: StateSnap
 const NAMESPACE_OPENING = /\b(?:namespace|module)\s+(?:[^\s{}();,=]+|"[^"\n]*"|'[^'\n]*')\s*\{/g;
 const countNamespaces = (text: string): number => text.match(NAMESPACE_OPENING)?.length ?? 0;
 
-export type Stripped = { ok: true; body: string } | { ok: false; message: string };
+/** The erased body, or the message saying why it cannot be erased. */
+export type Stripped = Result<string, string>;
 
 /** Line and column (both from 1) of `pos` in the body, or null when it is past the body's end. */
 function bodyPosition(wrapped: string, pos: number): { line: number; column: number } | null {
@@ -73,13 +75,11 @@ function syntaxError(wrapped: string, error: SyntaxError & { pos?: unknown }): S
   // Sucrase appends the position in the wrapped text, "(line:column)"; it is given again in the body's terms.
   const what = error.message.replace(/\s*\(\d+:\d+\)$/, "");
   const at = typeof error.pos === "number" ? bodyPosition(wrapped, error.pos) : null;
-  return {
-    ok: false,
-    message:
-      at === null
-        ? `${what} at the end of the code (is a bracket or a string left open?)`
-        : `${what} at line ${at.line}, column ${at.column} of the code`,
-  };
+  return err(
+    at === null
+      ? `${what} at the end of the code (is a bracket or a string left open?)`
+      : `${what} at line ${at.line}, column ${at.column} of the code`,
+  );
 }
 
 /** The body with its TypeScript erased, line for line, or why it cannot be. */
@@ -93,14 +93,12 @@ export function stripTypes(body: string): Stripped {
     code = transform(wrapped, { transforms: ["typescript"], disableESTransforms: true }).code;
   } catch (error) {
     if (error instanceof TooCostly) {
-      return {
-        ok: false,
-        message:
-          "The code is too ambiguous to read as TypeScript within its budget (deeply nested `<`, conditionals or arrow functions); simplify or parenthesize it.",
-      };
+      return err(
+        "The code is too ambiguous to read as TypeScript within its budget (deeply nested `<`, conditionals or arrow functions); simplify or parenthesize it.",
+      );
     }
     if (error instanceof RangeError) {
-      return { ok: false, message: "The code is nested too deeply to read." };
+      return err("The code is nested too deeply to read.");
     }
     if (error instanceof SyntaxError) return syntaxError(wrapped, error);
     throw error;
@@ -109,16 +107,14 @@ export function stripTypes(body: string): Stripped {
     V8Error.stackTraceLimit = frames;
   }
   if (countNamespaces(code) < countNamespaces(wrapped)) {
-    return {
-      ok: false,
-      message:
-        "A namespace or module declaration is not allowed in the code (TypeScript allows them only at the top level of a module); use an object instead.",
-    };
+    return err(
+      "A namespace or module declaration is not allowed in the code (TypeScript allows them only at the top level of a module); use an object instead.",
+    );
   }
   // Erasing never touches the header or the closing brace; code that closes the
   // function early still keeps them at both ends, and only changes its own module.
   if (!code.startsWith(HEAD) || !code.endsWith(TAIL)) {
-    return { ok: false, message: "The code could not be read as a function body." };
+    return err("The code could not be read as a function body.");
   }
-  return { ok: true, body: code.slice(HEAD.length, code.length - TAIL.length) };
+  return ok(code.slice(HEAD.length, code.length - TAIL.length));
 }

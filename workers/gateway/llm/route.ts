@@ -15,7 +15,6 @@
 // A step that answers ends the request: the later steps do not run.
 import { Hono } from "hono";
 import type { ProviderName } from "../../../shared/config/providers";
-import { LIMITS } from "../../../shared/limits";
 import { requireAdmission } from "../middleware/auth";
 import { limitBody } from "../middleware/body-limit";
 import { requestId } from "../middleware/request-id";
@@ -53,13 +52,8 @@ const middlewares = (provider: ProviderName) =>
         return c.req.header("authorization") ?? (apiKey ? `Bearer ${apiKey}` : undefined);
       },
     ),
-    limitBody<LlmEnv>((c) =>
-      llmProblem(
-        "payload_too_large",
-        `Request bodies are limited to ${LIMITS.requestBodyBytes} bytes.`,
-        c.get("requestId"),
-        { limit: LIMITS.requestBodyBytes },
-      ),
+    limitBody<LlmEnv>((c, tooLarge) =>
+      llmProblem(tooLarge.code, tooLarge.detail, c.get("requestId"), tooLarge.extensions),
     ),
   ] as const;
 

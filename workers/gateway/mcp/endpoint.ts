@@ -76,8 +76,9 @@ function buildServer(scope: Scope, streaming: boolean, mode: McpMode): Server {
  * or the refusal of a body too large or nested too deep for the SDK's schemas.
  */
 async function readMessage(request: Request): Promise<{ message: unknown } | { refused: Response }> {
-  const text = await boundedText(request);
-  if (text === null) return { refused: rpcRefusal(413, SERVER_ERROR, "Request body too large.") };
+  const bounded = await boundedText(request);
+  if (!bounded.ok) return { refused: rpcRefusal(413, SERVER_ERROR, bounded.error.detail) };
+  const text = bounded.value;
   let message: unknown;
   try {
     message = JSON.parse(text) as unknown;
@@ -132,7 +133,7 @@ export async function serveMcp(
   const { accept } = negotiated;
   let { json } = negotiated;
   const origin = mcpOrigin(request.headers);
-  if (!origin.ok) return problemResponse(origin.problem);
+  if (!origin.ok) return problemResponse(origin.error);
   const scope: Scope = {
     env,
     ctx,
@@ -158,7 +159,7 @@ export async function serveMcp(
     if (parsedBody !== undefined) {
       const answers = await forwardClientAnswers(scope, parsedBody, async () => {
         const again = await admitOnLease(env, workspaceUid, admitted);
-        return again.ok ? null : again.problem;
+        return again.ok ? null : again.error;
       });
       if (answers !== null) return answers;
       const fast =
@@ -171,8 +172,8 @@ export async function serveMcp(
   // Off the hot path the catalog is confirmed current: initialize declares, and the lists
   // pass through, what the services offer now, not what an isolate copy remembers.
   const current = await currentCatalog(env, workspaceUid, admitted);
-  if (!current.ok) return problemResponse(current.problem);
-  scope.catalog = current.catalog;
+  if (!current.ok) return problemResponse(current.error);
+  scope.catalog = current.value;
   const headers = new Headers(request.headers);
   headers.set("accept", accept);
   const server = buildServer(scope, !json, mode);

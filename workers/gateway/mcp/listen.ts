@@ -14,7 +14,8 @@ import { relayTo } from "../upstream/client-relay";
 import { eachMessage, listenUpstream } from "../upstream/upstream-listen";
 import { openSession } from "../upstream/upstream-session";
 import { isIssuedSession, sessionCapabilities } from "../upstream/client-session";
-import { relayedNotification, refuseUpstreamRequest, upstreamRequest } from "../upstream/mcp-exchange";
+import { refuseUpstreamRequest } from "../upstream/transport";
+import { relayedNotification, upstreamRequest } from "../upstream/upstream-messages";
 import { reindexService } from "../upstream/reindex";
 import { currentCatalog, type Admitted } from "../middleware/auth";
 import { mcpOrigin } from "../wire/origin";
@@ -38,12 +39,12 @@ export async function listenMcp(
 ): Promise<Response> {
   if (!(request.headers.get("accept") ?? "").toLowerCase().includes("text/event-stream")) return noStream();
   const origin = mcpOrigin(request.headers);
-  if (!origin.ok) return problemResponse(origin.problem);
+  if (!origin.ok) return problemResponse(origin.error);
   const sessionId = origin.value.sessionId;
   if (sessionId === undefined || !isIssuedSession(sessionId)) return noStream();
   const current = await currentCatalog(env, workspaceUid, admitted);
-  if (!current.ok) return problemResponse(current.problem);
-  const { catalog } = current;
+  if (!current.ok) return problemResponse(current.error);
+  const catalog = current.value;
   const limited = await mcpRateRefusal(
     env,
     catalog.rateLimits.mcpPerMinute,

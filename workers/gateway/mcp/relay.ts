@@ -9,7 +9,7 @@ import type { Problem } from "../../../shared/http/problem";
 import { problemResponse } from "../../../shared/http/problem";
 import { serviceBearer } from "../upstream/service-bearer";
 import { sessionKey } from "../upstream/client-session";
-import { answerUpstream } from "../upstream/mcp-exchange";
+import { answerUpstream } from "../upstream/transport";
 import { parseRelayId, type RelayedRequest } from "../upstream/relay-id";
 import type { Scope } from "../wire/scope";
 
@@ -46,7 +46,7 @@ async function forward(scope: Scope, answer: ClientAnswer): Promise<void> {
   const delivered = await answerUpstream(
     {
       url: entry.service.url,
-      bearerToken: bearer.token,
+      bearerToken: bearer.value,
       sessionId: relayed.upstreamSession,
       protocolVersion: relayed.protocolVersion,
     },

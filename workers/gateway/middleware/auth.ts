@@ -16,6 +16,7 @@ import { workspaceExists } from "../../../shared/auth/workspace-exists";
 import { boundedCache } from "../../../shared/cache";
 import { KNOBS } from "../../../shared/knobs";
 import type { Problem } from "../../../shared/http/problem";
+import { err, ok, type Result } from "../../../shared/result";
 import type { Caller } from "../env";
 import { workspaceCatalog, type WorkspaceCatalog } from "../caches/catalog-cache";
 import { warmView } from "../../../shared/deploy/revision-store";
@@ -54,7 +55,7 @@ export function clearPrincipalCache(): void {
 }
 
 /** A caller the gateway admitted, and whether it holds the platform key. */
-export type Admission = { ok: true; caller: Caller; platform: boolean } | { ok: false; problem: Problem };
+export type Admission = Result<{ caller: Caller; platform: boolean }, Problem>;
 
 /** The answer to a key that is unknown or revoked (the same, so neither is told apart). */
 export const REVOKED: Problem = {
@@ -76,43 +77,33 @@ export async function authenticateCaller(
 ): Promise<Admission> {
   const token = bearerToken(authorization);
   if (token === null) {
-    return {
-      ok: false,
-      problem: {
-        code: "unauthorized",
-        detail: "Send the key as Authorization: Bearer <key>.",
-        headers: { "www-authenticate": 'Bearer realm="rayrun"' },
-      },
-    };
+    return err({
+      code: "unauthorized",
+      detail: "Send the key as Authorization: Bearer <key>.",
+      headers: { "www-authenticate": 'Bearer realm="rayrun"' },
+    });
   }
   const resolved = await resolve(env, token);
-  if (resolved === null) return { ok: false, problem: REVOKED };
+  if (resolved === null) return err(REVOKED);
   if (!allows(resolved.principal, "tools:call", workspaceUid)) {
     // A key of another workspace is told so, not blamed for a scope it may have; whether this
     // workspace exists is not its holder's to learn.
     const foreign = resolved.principal.kind === "key" && resolved.principal.workspaceUid !== workspaceUid;
-    return {
-      ok: false,
-      problem: {
-        code: "forbidden",
-        detail: foreign
-          ? `This key belongs to another workspace; /mcp/${workspaceUid} and /llm/${workspaceUid} take a key of that workspace.`
-          : "The gateway (/mcp and /llm) needs a key with the tools:call scope for this workspace.",
-      },
-    };
+    return err({
+      code: "forbidden",
+      detail: foreign
+        ? `This key belongs to another workspace; /mcp/${workspaceUid} and /llm/${workspaceUid} take a key of that workspace.`
+        : "The gateway (/mcp and /llm) needs a key with the tools:call scope for this workspace.",
+    });
   }
   const platform = resolved.principal.kind === "platform";
   if (platform && !(await workspaceExists(env.DB, workspaceUid))) {
-    return {
-      ok: false,
-      problem: { code: "workspace_not_found", detail: `Workspace ${workspaceUid} does not exist.` },
-    };
+    return err({ code: "workspace_not_found", detail: `Workspace ${workspaceUid} does not exist.` });
   }
-  return {
-    ok: true,
+  return ok({
     caller: { keyId: resolved.principal.keyId, actor: resolved.principal.actor, profile: resolved.profile },
     platform,
-  };
+  });
 }
 
 /** A caller past both halves of admission, with the view it was admitted on. */
@@ -142,17 +133,16 @@ export async function admitOnLease(
   workspaceUid: string,
   admitted: { caller: Caller; platform: boolean },
   waitUntil?: (promise: Promise<unknown>) => void,
-): Promise<{ ok: true; view: WorkspaceView } | { ok: false; problem: Problem }> {
+): Promise<Result<WorkspaceView, Problem>> {
   let leased;
   try {
     leased = await leasedView(env, workspaceUid, waitUntil);
   } catch (error) {
-    if (error instanceof LeaseUnavailable) return { ok: false, problem: UNAVAILABLE };
+    if (error instanceof LeaseUnavailable) return err(UNAVAILABLE);
     throw error;
   }
-  if (!admitted.platform && leased.view.revoked.includes(admitted.caller.keyId))
-    return { ok: false, problem: REVOKED };
-  return { ok: true, view: leased.view };
+  if (!admitted.platform && leased.view.revoked.includes(admitted.caller.keyId)) return err(REVOKED);
+  return ok(leased.view);
 }
 
 /**
@@ -168,7 +158,7 @@ export async function admit(
   authorization: string | undefined,
   workspaceUid: string,
   waitUntil: (promise: Promise<unknown>) => void,
-): Promise<{ ok: true; admitted: Admitted } | { ok: false; problem: Problem }> {
+): Promise<Result<Admitted, Problem>> {
   const receivedAt = Date.now();
   const token = bearerToken(authorization);
   if (token !== null && !cache.has(token)) {
@@ -177,14 +167,11 @@ export async function admit(
   }
   const auth = await authenticateCaller(env, authorization, workspaceUid);
   if (!auth.ok) return auth;
-  const leased = await admitOnLease(env, workspaceUid, auth, waitUntil);
+  const leased = await admitOnLease(env, workspaceUid, auth.value, waitUntil);
   if (!leased.ok) return leased;
-  const warming = warmView(env, workspaceUid, leased.view);
+  const warming = warmView(env, workspaceUid, leased.value);
   if (warming !== null) waitUntil(warming);
-  return {
-    ok: true,
-    admitted: { caller: auth.caller, platform: auth.platform, view: leased.view, receivedAt },
-  };
+  return ok({ caller: auth.value.caller, platform: auth.value.platform, view: leased.value, receivedAt });
 }
 
 /** A route behind `requireAdmission`: the caller it admitted is `c.get("admitted")`. */
@@ -202,8 +189,8 @@ export const requireAdmission = <E extends AdmittedEnv>(
   createMiddleware<E>(async (c, next) => {
     const ws = c.req.param("ws") ?? "";
     const admitted = await admit(c.env, authorization(c), ws, (p) => c.executionCtx.waitUntil(p));
-    if (!admitted.ok) return refuse(c, admitted.problem);
-    c.set("admitted", admitted.admitted);
+    if (!admitted.ok) return refuse(c, admitted.error);
+    c.set("admitted", admitted.value);
     return next();
   });
 
@@ -216,13 +203,10 @@ export async function currentCatalog(
   env: Pick<Env, "DB"> & WorkspaceBinding,
   workspaceUid: string,
   admitted: { caller: Caller; platform: boolean },
-): Promise<{ ok: true; catalog: WorkspaceCatalog } | { ok: false; problem: Problem }> {
+): Promise<Result<WorkspaceCatalog, Problem>> {
   const admission = await admitOnLease(env, workspaceUid, admitted);
   if (!admission.ok) return admission;
-  return {
-    ok: true,
-    catalog: await workspaceCatalog(env, workspaceUid, admitted.caller.profile, {
-      version: admission.view.catalog,
-    }),
-  };
+  return ok(
+    await workspaceCatalog(env, workspaceUid, admitted.caller.profile, { version: admission.value.catalog }),
+  );
 }

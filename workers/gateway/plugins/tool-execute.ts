@@ -15,6 +15,7 @@ import { runModuleExport } from "../../../shared/sandbox";
 import { withHook, type DeployedPlugin } from "../../../shared/plugins/discovery";
 import { refusedToolId } from "../../../shared/plugins/protected";
 import { pluginToolExecuteExtension } from "../../../shared/plugins/tool-sandbox";
+import { err, ok, type Result } from "../../../shared/result";
 
 /** A plugin tool's run: `{ title, output, metadata? }` as a CallToolResult, or why it failed. */
 export async function runPluginTool(
@@ -22,10 +23,11 @@ export async function runPluginTool(
   id: string,
   args: JsonObject,
   context: { requestId: string; workspaceUid: string; calledAt: string },
-): Promise<
-  | { ok: true; result: CallToolResult; durationMs: number; fuelUsed: number }
-  | { ok: false; message: string; durationMs: number; fuelUsed: number; code: string }
-> {
+): Promise<{
+  outcome: Result<CallToolResult, { code: string; message: string }>;
+  durationMs: number;
+  fuelUsed: number;
+}> {
   // The plugin bound as fuel, for its top level and for
   // execute alike; execute gets no host calls, so nothing of it waits on a clock.
   const fuel = LIMITS.pluginHookTimeoutMs * FUEL_PER_MS;
@@ -40,20 +42,23 @@ export async function runPluginTool(
     moduleFuel: fuel,
   });
   const meta = { durationMs: report.durationMs, fuelUsed: report.fuelUsed };
-  if (!report.outcome.ok)
-    return { ok: false, code: report.outcome.error.code, message: report.outcome.error.message, ...meta };
+  if (!report.outcome.ok) {
+    const { code, message } = report.outcome.error;
+    return { outcome: err({ code, message }), ...meta };
+  }
   const value = report.outcome.value.value;
   if (!isJsonObject(value) || typeof value.output !== "string") {
     return {
-      ok: false,
-      code: "hook_invalid_return",
-      message: `${id}'s execute must return { title, output, metadata? } with a string output`,
+      outcome: err({
+        code: "hook_invalid_return",
+        message: `${id}'s execute must return { title, output, metadata? } with a string output`,
+      }),
       ...meta,
     };
   }
   const result: CallToolResult = { content: [{ type: "text", text: value.output }] };
   if (isJsonObject(value.metadata)) result.structuredContent = value.metadata;
-  return { ok: true, result, ...meta };
+  return { outcome: ok(result), ...meta };
 }
 
 // Plugin tools as the MCP path offers them (tools/list and the tools/call lookup).

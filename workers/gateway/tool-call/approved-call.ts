@@ -44,10 +44,14 @@ export async function storedCall(call: IndexedCall): Promise<Next<StoredCall> | 
   const check = await claimApproval(env.DB, req.workspaceUid, req.approvalId ?? "", use);
   if (!check.ok) {
     return answered(
-      refuse(call, { code: check.code, message: check.message }, check.row?.revisionId ?? null),
+      refuse(
+        call,
+        { code: check.error.code, message: check.error.message },
+        check.error.row?.revisionId ?? null,
+      ),
     );
   }
-  const approval = check.row;
+  const approval = check.value;
   const stored = parsedJson(JSON.parse(approval.arguments));
   if ((await callHash(found.tool.uid, stored)) !== approval.callHash || !isJsonObject(stored)) {
     const meta = { code: "approval_mismatch", message: "The stored call does not match its approval." };
@@ -85,9 +89,9 @@ export async function dispatchApproved(
       : await loadRevision(env, req.workspaceUid, target, approval.revisionId);
   await pipelineFaults.beforeDispatch?.(req);
   const recheck = await recheckDispatch(env, req, target, approval.revisionId);
-  if (!recheck.ok || (approval.revisionId !== null && revision === null)) {
+  if (recheck.kind !== "current" || (approval.revisionId !== null && revision === null)) {
     const meta: RefusalMeta =
-      !recheck.ok && recheck.code === "key_revoked"
+      recheck.kind === "key_revoked"
         ? { code: "key_revoked", message: "The API key has been revoked." }
         : {
             code: "revision_changed",

@@ -43,8 +43,8 @@ export function afterOutput(
   step: StepRun,
 ): ToolCallAnswer {
   call.recorder.record(stepRecord(call.scope, step, "active", revision?.id ?? null));
-  if (!step.ok) return result(refusal(failureMeta(step)));
-  const outcome = step.outcome;
+  if (!step.ok) return result(refusal(failureMeta(step.error)));
+  const outcome = step.value;
   if (outcome.action === "fail") {
     return result(refusal({ code: "failed", reason: outcome.reason, message: outcome.message }));
   }

@@ -2,7 +2,7 @@
 // tool-call.ts hand each other: each step returns the next step's input or
 // the call's answer, so no step reads another's state.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { AccessDecision } from "../../../shared/access";
+import type { AccessApproval } from "../../../shared/access";
 import type { JsonObject } from "../../../shared/json";
 import type { RunMode } from "../../../shared/logs";
 import type { Caller } from "../env";
@@ -72,7 +72,7 @@ export interface Retry<View> {
 }
 
 /** What the access decision asks of the call: approval, when the tool's risk reaches a profile's threshold. */
-export type RiskApproval = NonNullable<Extract<AccessDecision, { ok: true }>["approval"]>;
+export type RiskApproval = AccessApproval;
 
 /** Why a call of the tool `name` needs approval under the access decision. */
 export const riskReason = (name: string, needed: RiskApproval): string =>

@@ -9,7 +9,7 @@ import {
   type CallToolResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonObject } from "../../../shared/json";
-import type { NotificationSink, UpstreamRequest } from "../upstream/mcp-exchange";
+import type { NotificationSink, UpstreamRequest } from "../upstream/upstream-messages";
 import { plainToolResult } from "../wire/shapes";
 import { clientRequestRelay } from "../upstream/client-relay";
 import { reindexService } from "../upstream/reindex";

@@ -6,6 +6,7 @@ import { callHash, checkApprovalUse, createApproval, getApproval } from "../../.
 import { isJsonObject, type JsonObject } from "../../../shared/json";
 import type { ToolCallRequest } from "./call-types";
 import type { RefusalMeta } from "../../../shared/mcp/tool-results";
+import { err, ok, type Result } from "../../../shared/result";
 
 /** What approvals of a plugin tool bind as its tool: plugin tools have ids, not indexed tool uids. */
 export const pluginToolUid = (id: string): string => `plugin-tool:${id}`;
@@ -43,7 +44,7 @@ export async function approvedPluginToolCall(
   db: D1Database,
   req: ToolCallRequest,
   tool: { id: string; revisionId: string },
-): Promise<{ ok: true; id: string; args: JsonObject } | { ok: false; meta: RefusalMeta }> {
+): Promise<Result<{ id: string; args: JsonObject }, RefusalMeta>> {
   const toolUid = pluginToolUid(tool.id);
   const row = req.approvalId === null ? undefined : await getApproval(db, req.workspaceUid, req.approvalId);
   const check = checkApprovalUse(row, {
@@ -52,24 +53,19 @@ export async function approvedPluginToolCall(
     publicHash: await callHash(toolUid, req.arguments),
     now: Date.now(),
   });
-  if (!check.ok) return { ok: false, meta: { code: check.code, message: check.message } };
-  const stored: unknown = JSON.parse(check.row.arguments);
-  if (!isJsonObject(stored) || (await callHash(toolUid, stored)) !== check.row.callHash) {
-    return {
-      ok: false,
-      meta: { code: "approval_mismatch", message: "The stored call does not match its approval." },
-    };
+  if (!check.ok) return err({ code: check.error.code, message: check.error.message });
+  const approval = check.value;
+  const stored: unknown = JSON.parse(approval.arguments);
+  if (!isJsonObject(stored) || (await callHash(toolUid, stored)) !== approval.callHash) {
+    return err({ code: "approval_mismatch", message: "The stored call does not match its approval." });
   }
-  if (check.row.revisionId !== tool.revisionId) {
-    return {
-      ok: false,
-      meta: {
-        code: "revision_changed",
-        reason: "approval_bound_revision",
-        message:
-          "The approval was given under a plugin revision that is no longer active; request a new approval.",
-      },
-    };
+  if (approval.revisionId !== tool.revisionId) {
+    return err({
+      code: "revision_changed",
+      reason: "approval_bound_revision",
+      message:
+        "The approval was given under a plugin revision that is no longer active; request a new approval.",
+    });
   }
-  return { ok: true, id: check.row.id, args: stored };
+  return ok({ id: approval.id, args: stored });
 }

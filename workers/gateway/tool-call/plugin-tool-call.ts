@@ -109,8 +109,11 @@ export async function pluginToolAccess(call: PluginToolCall): Promise<Next<Plugi
     call.catalog.key,
     call.req.caller.profile,
   );
-  if (!access.ok) return refuse(call, { code: access.code, reason: access.reason, message: access.message });
-  return { kind: "next", risk: access.approval };
+  if (!access.ok) {
+    const { code, reason, message } = access.error;
+    return refuse(call, { code, reason, message });
+  }
+  return { kind: "next", risk: access.value };
 }
 
 /** 2) The arguments against `parameters`, then plugins' tool.execute.before and `parameters` again. */
@@ -143,8 +146,8 @@ export async function pluginToolBefore(call: PluginToolCall): Promise<Next<Plugi
 /** 2) of an approved repeat: the stored call, under the plugin revision the approval bound. */
 export async function storedPluginToolCall(call: PluginToolCall): Promise<Next<PluginToolArgs> | Answered> {
   const approved = await approvedPluginToolCall(call.env.DB, call.req, toolOf(call));
-  if (!approved.ok) return refuse(call, approved.meta);
-  return { kind: "next", args: approved.args, approvalId: approved.id };
+  if (!approved.ok) return refuse(call, approved.error);
+  return { kind: "next", args: approved.value.args, approvalId: approved.value.id };
 }
 
 /** 3) Approval when the tool's risk needs it; an approved repeat is sent as stored. */
@@ -184,22 +187,23 @@ export async function dispatchPluginTool(
     workspaceUid: req.workspaceUid,
     calledAt: call.scope.calledAt,
   });
-  if (!ran.ok) {
+  if (!ran.outcome.ok) {
+    const failure = ran.outcome.error;
     call.recorder.record(
-      pluginToolRecord(call, "error", "plugin_tool_failed", `${ran.code}: ${ran.message}`, ran),
+      pluginToolRecord(call, "error", "plugin_tool_failed", `${failure.code}: ${failure.message}`, ran),
     );
     return answered(
       result(
         refusal({
           code: "plugin_tool_failed",
-          reason: ran.code,
-          message: `Plugin tool ${def.id} failed: ${ran.message}`,
+          reason: failure.code,
+          message: `Plugin tool ${def.id} failed: ${failure.message}`,
         }),
       ),
     );
   }
   call.recorder.record(pluginToolRecord(call, "return", null, `plugin tool ${def.id} ran`, ran));
-  return { kind: "next", args: decided.args, result: ran.result };
+  return { kind: "next", args: decided.args, result: ran.outcome.value };
 }
 
 /** 5) Plugins' tool.execute.after on what `execute` returned. */
@@ -221,8 +225,8 @@ async function recheck(call: PluginToolCall): Promise<Answered | null> {
   const { env, req, catalog } = call;
   const checked = await recheckDispatch(env, req, call.target, call.plugin.revisionId);
   if (!catalog.fresh && checked.catalog !== catalog.version) return answered(STALE_CATALOG);
-  if (checked.ok) return null;
-  return refuse(call, recheckRefusal(checked.code, "The plugin"));
+  if (checked.kind === "current") return null;
+  return refuse(call, recheckRefusal(checked.kind, "The plugin"));
 }
 
 const toolOf = (call: PluginToolCall) => ({ id: call.def.id, revisionId: call.plugin.revisionId });

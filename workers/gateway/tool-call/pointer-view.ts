@@ -32,7 +32,7 @@ export async function revisionGone(
   revisionId: string,
 ): Promise<Answered | Retry<PointerView>> {
   const recheck = await recheckDispatch(call.env, call.req, call.target, revisionId);
-  if (!view.fresh && !recheck.ok && recheck.code === "revision_changed") {
+  if (!view.fresh && recheck.kind === "revision_changed") {
     return { kind: "retry", view: { pointers: recheck.pointers, fresh: true } };
   }
   return answered(refuse(call, recheckRefusal("revision_changed"), revisionId));

@@ -11,12 +11,15 @@ import type { ToolCallRequest } from "./call-types";
 import type { GatewayEnv } from "../env";
 
 /**
- * `catalog` is the view's catalog version, so a call decided on an isolate's
- * older copy of the catalog is told in the same check.
+ * `kind` is `current` when the revision is still active and the key unrevoked,
+ * else what moved. `catalog` is the view's catalog version, so a call decided
+ * on an isolate's older copy of the catalog is told in the same check.
  */
-export type DispatchRecheck =
-  | { ok: true; pointers: Pointers; catalog: number }
-  | { ok: false; code: "revision_changed" | "key_revoked"; pointers: Pointers; catalog: number };
+export type DispatchRecheck = {
+  kind: "current" | "revision_changed" | "key_revoked";
+  pointers: Pointers;
+  catalog: number;
+};
 
 export async function recheckDispatch(
   env: GatewayEnv,
@@ -27,10 +30,10 @@ export async function recheckDispatch(
   const { view } = await leasedView(env, req.workspaceUid);
   const pointers = view.pointers[target] ?? NO_POINTERS;
   const catalog = view.catalog;
-  if (view.revoked.includes(req.caller.keyId)) return { ok: false, code: "key_revoked", pointers, catalog };
+  if (view.revoked.includes(req.caller.keyId)) return { kind: "key_revoked", pointers, catalog };
   if ((pointers.active?.revisionId ?? null) !== expectedActive)
-    return { ok: false, code: "revision_changed", pointers, catalog };
-  return { ok: true, pointers, catalog };
+    return { kind: "revision_changed", pointers, catalog };
+  return { kind: "current", pointers, catalog };
 }
 
 /**

@@ -6,6 +6,7 @@
 // arguments, result — compared as canonical JSON).
 import { canonicalJson } from "../../../shared/canonical-json";
 import type { Json } from "../../../shared/json";
+import { ok } from "../../../shared/result";
 import type { Pointers } from "../../../shared/lifecycle/pointers";
 import type { RunRecord } from "../../../shared/logs";
 import type { StepRun } from "../../../shared/adapter/steps";
@@ -53,8 +54,7 @@ export function scheduleShadow(host: ShadowHost, pointers: Pointers, trace: Acti
 
 /** `after` of a revision without one: the live result passes through. */
 const passedAfter = (live: Json): StepRun => ({
-  ok: true,
-  outcome: { action: "return", result: live },
+  ...ok({ action: "return", result: live }),
   stage: "after",
   ran: false,
   logs: [],
@@ -95,7 +95,7 @@ async function shadowBefore(
     code: null,
     revisionId: revision.id,
     shadowDiffered: differed,
-    result: step.outcome.action === "continue" ? step.outcome.arguments : null,
+    result: step.value.action === "continue" ? step.value.arguments : null,
   });
 }
 

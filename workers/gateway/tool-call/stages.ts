@@ -1,6 +1,7 @@
 // One call's adapter stages with the validation around them, shared by the
 // active path (steps 2 and 5 of tool-call.ts) and shadow runs (shadow.ts).
 import type { Json } from "../../../shared/json";
+import { err, ok } from "../../../shared/result";
 import type { ToolCallContext } from "../../../shared/sandbox/types";
 import {
   runAdapterStep,
@@ -66,8 +67,8 @@ export async function runBefore(
     );
     const idle = { stage: "before" as const, ran: false, logs: [], fuelUsed: 0, durationMs: 0 };
     return invalid
-      ? { ...invalid, ...idle }
-      : { ok: true, outcome: { action: "continue", arguments: args }, ...idle };
+      ? { ...err(invalid), ...idle }
+      : { ...ok({ action: "continue", arguments: args }), ...idle };
   }
   return runAdapterStep({
     adapter: revision.adapter,
@@ -98,8 +99,8 @@ export async function runAfter(
 
 /** A step as shadow runs compare it. */
 export function comparable(step: StepRun): Comparable {
-  if (!step.ok) return { action: "error", code: step.code };
-  const o = step.outcome;
+  if (!step.ok) return { action: "error", code: step.error.code };
+  const o = step.value;
   if (o.action === "continue" || o.action === "approval") return { action: o.action, arguments: o.arguments };
   if (o.action === "return") return { action: o.action, result: o.result };
   return { action: o.action, reason: o.reason };

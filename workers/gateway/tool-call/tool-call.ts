@@ -259,7 +259,8 @@ async function access(call: IndexedCall): Promise<Next<Granted> | Answered> {
     req.caller.profile,
   );
   if (!decided.ok) {
-    return refuseOnCatalog(call, { code: decided.code, reason: decided.reason, message: decided.message });
+    const { code, reason, message } = decided.error;
+    return refuseOnCatalog(call, { code, reason, message });
   }
   if (tool.reviewState === "review_required") {
     return refuseOnCatalog(call, {
@@ -271,10 +272,10 @@ async function access(call: IndexedCall): Promise<Next<Granted> | Answered> {
   if (!bearer.ok) {
     return refuseOnCatalog(call, {
       code: "upstream_unauthorized",
-      message: `The upstream of ${name} needs the workspace secret ${bearer.secret}, which is not set.`,
+      message: `The upstream of ${name} needs the workspace secret ${bearer.error.secret}, which is not set.`,
     });
   }
-  return { kind: "next", bearer: bearer.token, risk: decided.approval };
+  return { kind: "next", bearer: bearer.value, risk: decided.value };
 }
 
 /**
@@ -312,8 +313,8 @@ async function before(
   if (step.ran)
     recorder.record(stepRecord(call.scope, step, "active", revisionId, { arguments: req.arguments }));
   let plugged: BeforeRan["plugged"] = null;
-  if (step.ok && (step.outcome.action === "continue" || step.outcome.action === "approval")) {
-    const args = step.outcome.arguments;
+  if (step.ok && (step.value.action === "continue" || step.value.action === "approval")) {
+    const args = step.value.arguments;
     // Plugins fail open; step 3 checks what they leave, failing closed.
     if (isJsonObject(args)) {
       const ran = await pluginsBefore(pluginScope(call), await call.plugins, args);
@@ -327,8 +328,8 @@ async function before(
 /** 3) The call `before` and plugins left, against the upstream schema and the size bound; approval when needed. */
 function checkUpstream(call: IndexedCall, granted: Granted, ran: BeforeRan): Decision {
   const { step, plugged } = ran;
-  if (!step.ok) return { kind: "refuse", meta: failureMeta(step), recorded: step.ran };
-  const outcome = step.outcome;
+  if (!step.ok) return { kind: "refuse", meta: failureMeta(step.error), recorded: step.ran };
+  const outcome = step.value;
   if (outcome.action === "reject") {
     const meta = { code: "rejected", reason: outcome.reason, message: outcome.message };
     return { kind: "refuse", meta, recorded: true };
@@ -389,12 +390,12 @@ async function recheckAndDispatch(
   await pipelineFaults.beforeDispatch?.(req);
   const recheck = await recheckDispatch(env, req, target, revisionId);
   if (!catalog.fresh && recheck.catalog !== catalog.version) return answered(STALE_CATALOG);
-  if (!recheck.ok && recheck.code === "revision_changed" && !view.fresh) {
+  if (recheck.kind === "revision_changed" && !view.fresh) {
     return { kind: "retry", view: { pointers: recheck.pointers, fresh: true } };
   }
   const shadow = { pointers: recheck.pointers, before: activeBefore };
-  if (!recheck.ok)
-    return answeredWithShadow(call, refuse(call, recheckRefusal(recheck.code), revisionId), shadow);
+  if (recheck.kind !== "current")
+    return answeredWithShadow(call, refuse(call, recheckRefusal(recheck.kind), revisionId), shadow);
   if (decided.kind === "refuse") return answeredWithShadow(call, refused(call, decided, revisionId), shadow);
   if (decided.kind === "approve") {
     return answeredWithShadow(call, await requestApproval(call, revisionId, decided), shadow);

@@ -6,6 +6,7 @@
 // anything runs rather than handed to plugins.
 import { LOOP_NAME_PATTERN } from "../../../shared/config/pre-llm-hook";
 import type { Problem } from "../../../shared/http/problem";
+import { err, ok, type Result } from "../../../shared/result";
 import { LOOP_HEADER, SESSION_HEADER } from "./headers";
 
 /** The MCP specification's session id alphabet: visible ASCII; the length bound is ours. */
@@ -25,27 +26,19 @@ export function loopRefusal(loop: string | null): Problem | null {
   };
 }
 
-export function mcpOrigin(
-  headers: Headers,
-): { ok: true; value: McpOrigin } | { ok: false; problem: Problem } {
+export function mcpOrigin(headers: Headers): Result<McpOrigin, Problem> {
   const loop = headers.get(LOOP_HEADER);
   const badLoop = loopRefusal(loop);
-  if (badLoop !== null) return { ok: false, problem: badLoop };
+  if (badLoop !== null) return err(badLoop);
   const sessionId = headers.get(SESSION_HEADER);
   if (sessionId !== null && !SESSION_ID_PATTERN.test(sessionId)) {
-    return {
-      ok: false,
-      problem: {
-        code: "invalid_request",
-        detail: `${SESSION_HEADER} must be 1–256 visible ASCII characters.`,
-      },
-    };
+    return err({
+      code: "invalid_request",
+      detail: `${SESSION_HEADER} must be 1–256 visible ASCII characters.`,
+    });
   }
-  return {
-    ok: true,
-    value: {
-      ...(loop === null ? {} : { loop }),
-      ...(sessionId === null ? {} : { sessionId }),
-    },
-  };
+  return ok({
+    ...(loop === null ? {} : { loop }),
+    ...(sessionId === null ? {} : { sessionId }),
+  });
 }

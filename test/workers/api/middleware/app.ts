@@ -4,10 +4,12 @@ import { env } from "cloudflare:workers";
 import { Hono } from "hono";
 import { expect } from "vitest";
 import { ProblemException, problemResponse } from "../../../../shared/http/problem";
+import { withDatabase } from "../../../../workers/api/middleware/db";
 import type { ApiEnv } from "../../../../workers/api/types";
 
 export function testApp(): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>();
+  app.use(withDatabase);
   app.onError((error) => {
     if (error instanceof ProblemException) return problemResponse(error.problem);
     return problemResponse({ code: "internal_error", detail: String(error) });

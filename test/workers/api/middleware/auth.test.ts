@@ -6,6 +6,7 @@ import { sha256Hex } from "../../../../shared/auth/keys";
 import type { Scope } from "../../../../shared/auth/principal";
 import { requirePlatformAdmin, requireScope } from "../../../../workers/api/middleware/auth";
 import { BOOTSTRAP_KEY } from "../../../helpers/api";
+import { asUser, signIn } from "../../../helpers/session";
 import { expectProblem, send, testApp } from "./app";
 
 const app = testApp()
@@ -117,6 +118,54 @@ describe("requireScope", () => {
       403,
       "forbidden",
     );
+  });
+
+  it("a key of another workspace is told so, not blamed for a scope, for an existing and an unknown workspace alike", async () => {
+    const mine = await workspace();
+    const other = await workspace();
+    const admin = await newKey(mine, ["admin"]);
+    const existing = await expectProblem(
+      await as(admin.token, "GET", `/v1/workspaces/${other}/hooks`),
+      403,
+      "forbidden",
+    );
+    const unknown = await expectProblem(
+      await as(admin.token, "GET", "/v1/workspaces/ws_doesnotexist/hooks"),
+      403,
+      "forbidden",
+    );
+    // The gateway's wording for the same refusal.
+    expect(existing.detail).toContain("This key belongs to another workspace");
+    expect(existing.detail).not.toContain("scope");
+    expect(unknown.detail).toBe(existing.detail?.replaceAll(other, "ws_doesnotexist"));
+  });
+
+  it("a console user of another workspace gets one forbidden answer naming no role, whether the workspace exists or not", async () => {
+    const mine = await workspace();
+    const other = await workspace();
+    const adele = await signIn(mine, "admin");
+    const existing = await expectProblem(
+      await asUser(adele, "GET", `/v1/workspaces/${other}/services`),
+      403,
+      "forbidden",
+    );
+    const unknown = await expectProblem(
+      await asUser(adele, "GET", "/v1/workspaces/ws_doesnotexist/services"),
+      403,
+      "forbidden",
+    );
+    expect(existing.detail).toContain("This session is signed in to another workspace");
+    expect(existing.detail).not.toMatch(/role|scope/);
+    // Nothing tells a stranger whether a workspace exists.
+    expect(unknown.detail).toBe(existing.detail?.replaceAll(other, "ws_doesnotexist"));
+    // In its own workspace a role it lacks is still named.
+    const viewer = await signIn(mine, "viewer");
+    const refused = await expectProblem(
+      await asUser(viewer, "GET", `/v1/workspaces/${mine}/users`),
+      403,
+      "forbidden",
+    );
+    expect(refused.detail).toContain("viewer role");
   });
 
   it("the platform key passes every scope in a workspace that exists", async () => {

@@ -134,6 +134,35 @@ describe("jsonBody", () => {
 });
 
 describe("limitBody", () => {
+  it("names the body's size and the limit, in KiB", async () => {
+    // As clients send a body they hold whole: with its length.
+    const sent = await send(app, "/raw", {
+      method: "POST",
+      body: "x".repeat(612 * 1024),
+      headers: { "content-type": "application/octet-stream", "content-length": String(612 * 1024) },
+    });
+    const body = await expectProblem(sent, 413, "payload_too_large");
+    expect(body.detail).toBe("The body is 612 KiB; the limit is 512 KiB.");
+    expect(body).toMatchObject({ limit: LIMITS.requestBodyBytes, size: 612 * 1024 });
+  });
+
+  it("a streamed body without a length is said to be over the limit", async () => {
+    const chunk = new TextEncoder().encode("x".repeat(300 * 1024));
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(chunk);
+        controller.enqueue(chunk);
+        controller.close();
+      },
+    });
+    const body = await expectProblem(
+      await post("/raw", stream, "application/octet-stream"),
+      413,
+      "payload_too_large",
+    );
+    expect(body.detail).toBe("The body is over 512 KiB; the limit is 512 KiB.");
+  });
+
   it("defaults to the API's request body limit", async () => {
     const at = await post("/raw", "x".repeat(LIMITS.requestBodyBytes), "application/octet-stream");
     expect(await at.json()).toEqual({ bytes: LIMITS.requestBodyBytes });

@@ -69,4 +69,35 @@ describe("file test console for a plugin's tool hook", () => {
     });
     await deployFile(f, "plugins/counter.ts", 1, "active");
   });
+
+  it("answers the definitions decoded: parameters as the JSON object the plugin wrote, not the sandbox's text", async () => {
+    const f = await fileFixture();
+    const parameters = {
+      type: "object",
+      properties: { text: { type: "string", description: "The text" } },
+      required: ["text"],
+      additionalProperties: false,
+    };
+    await saveFile(
+      f,
+      "plugins/word-count.ts",
+      `export default {
+        tool: () => [
+          { id: "word_count", description: "Count words", parameters: ${JSON.stringify(parameters)}, execute: () => "" },
+          { id: "no_schema", parameters: () => 1, execute: () => "" },
+        ],
+      };`,
+    );
+    const run = await testFile(f, "plugins/word-count.ts", { hook: "tool", input: {} });
+    expect(run).toMatchObject({ ok: true });
+    const [counted, broken] = (run as { value: Record<string, unknown>[] }).value;
+    expect(counted).toEqual({ id: "word_count", description: "Count words", parameters, executable: true });
+    // What cannot be decoded says why instead of passing the sandbox's text on.
+    expect(broken).toMatchObject({
+      id: "no_schema",
+      parameters: null,
+      problem: expect.stringContaining("parameters"),
+    });
+    expect(JSON.stringify(run)).not.toMatch(/"J\{|"E|"L"/);
+  });
 });

@@ -148,6 +148,11 @@ describe("drafts and versions", () => {
       200,
     );
     expect(list).toEqual({ items: [expect.objectContaining({ version: 2 })], nextCursor: "2" });
+    const rest = await json<{ items: { version: number }[]; nextCursor: string | null }>(
+      await call("GET", fileUrl(f, path, `/versions?limit=1&cursor=${list.nextCursor}`), { key: f.readKey }),
+      200,
+    );
+    expect(rest).toEqual({ items: [expect.objectContaining({ version: 1 })], nextCursor: null });
     const v1 = await json<{ source: string }>(
       await call("GET", fileUrl(f, path, "/versions/1"), { key: f.readKey }),
       200,

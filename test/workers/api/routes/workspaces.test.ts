@@ -99,4 +99,45 @@ describe("API keys", () => {
     expect(second.nextCursor).toBeNull();
     expect([...first.items, ...second.items].map((k) => k.actor).toSorted()).toEqual(["k0", "k1", "k2"]);
   });
+
+  it("each key carries a display hint, its start and last four characters, never the secret", async () => {
+    const ws = await createWorkspace();
+    const created = await json<{ id: string; key: string; displayHint: string }>(
+      await call("POST", `/v1/workspaces/${ws.uid}/keys`, {
+        body: { scopes: ["hooks:read"], actor: "hinted" },
+      }),
+      201,
+    );
+    const hint = `rr_…${created.key.slice(-4)}`;
+    expect(created.displayHint).toBe(hint);
+    const listed = await json<{ items: { id: string; displayHint: string | null }[] }>(
+      await call("GET", `/v1/workspaces/${ws.uid}/keys`),
+      200,
+    );
+    expect(listed.items).toEqual([expect.objectContaining({ id: created.id, displayHint: hint })]);
+    const revoked = await json<{ displayHint: string | null }>(
+      await call("DELETE", `/v1/workspaces/${ws.uid}/keys/${created.id}`),
+      200,
+    );
+    expect(revoked.displayHint).toBe(hint);
+    // Only the hint is stored beside the hash.
+    const row = await env.DB.prepare("select display_hint from api_keys where id = ?")
+      .bind(created.id)
+      .first<{ display_hint: string }>();
+    expect(row?.display_hint).toBe(hint);
+  });
+
+  it("a key minted before hints were stored lists with displayHint null", async () => {
+    const ws = await createWorkspace();
+    await env.DB.prepare(
+      "insert into api_keys (id, workspace_uid, secret_hash, scopes, actor) values (?, ?, ?, '[\"hooks:read\"]', 'old')",
+    )
+      .bind(`key_old${crypto.randomUUID()}`, ws.uid, `hash-${crypto.randomUUID()}`)
+      .run();
+    const listed = await json<{ items: { actor: string; displayHint: string | null }[] }>(
+      await call("GET", `/v1/workspaces/${ws.uid}/keys`),
+      200,
+    );
+    expect(listed.items).toEqual([expect.objectContaining({ actor: "old", displayHint: null })]);
+  });
 });

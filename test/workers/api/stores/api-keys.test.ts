@@ -28,9 +28,9 @@ describe("api key store", () => {
     expect(profile?.profile).toBe("readers");
 
     expect((await listApiKeys(db(), ws.uid, { limit: 1 })).map((k) => k.id)).toEqual([`key_2${ws.uid}`]);
-    expect(
-      (await listApiKeys(db(), ws.uid, { cursor: `key_2${ws.uid}`, limit: 5 })).map((k) => k.id),
-    ).toEqual([`key_1${ws.uid}`]);
+    expect((await listApiKeys(db(), ws.uid, { after: `key_2${ws.uid}`, limit: 5 })).map((k) => k.id)).toEqual(
+      [`key_1${ws.uid}`],
+    );
 
     expect(await revokeApiKey(db(), ws.uid, `key_1${ws.uid}`, "2031-01-01T00:00:00Z")).toMatchObject({
       revokedAt: "2031-01-01T00:00:00Z",

@@ -41,7 +41,7 @@ describe("service store", () => {
     }
     const first = await listServices(db(), ws.uid, { deleted: false, limit: 2 });
     expect(first.map((s) => s.name)).toEqual(["c", "b"]);
-    const rest = await listServices(db(), ws.uid, { deleted: false, cursor: first[1]?.uid, limit: 2 });
+    const rest = await listServices(db(), ws.uid, { deleted: false, after: first[1]?.uid, limit: 2 });
     expect(rest.map((s) => s.name)).toEqual(["a"]);
 
     const deleted = await markServiceDeleted(db(), ws.uid, `svc_2${ws.uid}`, {

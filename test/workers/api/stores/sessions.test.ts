@@ -21,7 +21,7 @@ describe("session store", () => {
     });
     if (!created.ok) throw new Error("not created");
     const now = Date.now();
-    const base = { userId: created.user.id, workspaceUid: ws.uid, createdAt: iso(now - 1000) };
+    const base = { userId: created.value.id, workspaceUid: ws.uid, createdAt: iso(now - 1000) };
     const tag = crypto.randomUUID();
     await env.DB.batch(
       [
@@ -44,7 +44,7 @@ describe("session store", () => {
     const left = await env.DB.prepare(
       "select (select group_concat(id_hash) from sessions where user_id = ?1) as s, (select group_concat(token_hash) from sign_in_links where user_id = ?1) as l",
     )
-      .bind(created.user.id)
+      .bind(created.value.id)
       .first();
     expect(left).toEqual({ s: `live-${tag}`, l: `live-${tag}` });
   });
