@@ -1,5 +1,6 @@
 #!/usr/bin/env -S node --experimental-strip-types --no-warnings=ExperimentalWarning
-// `rayrun`: the command-line client of the Rayrun Hooks API.
+// `rayrun`: the command-line client of the Rayrun Hooks API. Users run it through cli/rayrun.mjs
+// (the package's bin), which runs the bundle of cli/bin.ts.
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -19,6 +20,7 @@ import { resolveSettings } from "./config.ts";
 import { completionCommand } from "./completion.ts";
 import { CommandContext } from "./context.ts";
 import { createOutput, reportError } from "./output.ts";
+import { didYouMean } from "./suggest.ts";
 
 type Command = (ctx: CommandContext) => Promise<void>;
 
@@ -117,15 +119,43 @@ const OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
+/**
+ * parseArgs reads `-5` as an option; no option of the CLI is a digit, so a dash followed by a digit is
+ * a value (`config set pre_llm_hook.timeout_ms -5`, `--limit -1`). Such tokens are hidden from it as
+ * this prefix, which no argument starts with, and restored after.
+ */
+const NUMBER_MARK = "\u0000number:";
+const hideNumbers = (argv: readonly string[]) => argv.map((a) => (/^-\d/.test(a) ? `${NUMBER_MARK}${a}` : a));
+const restore = (value: string) => (value.startsWith(NUMBER_MARK) ? value.slice(NUMBER_MARK.length) : value);
+
+/** parseArgs's refusal in the CLI's words: an unknown option named, with the option meant when one is close. */
+function usageOf(error: Error): string {
+  const unknown = /^Unknown option '([^']*)'/.exec(error.message)?.[1];
+  if (unknown === undefined) return restore(error.message);
+  const known = Object.entries(OPTIONS).flatMap(([name, o]) =>
+    ["short" in o ? [`-${o.short}`] : [], `--${name}`].flat(),
+  );
+  const hint = unknown.startsWith("--")
+    ? didYouMean(unknown, known)
+    : `; an argument that starts with "-" goes after "--", as in: rayrun … -- ${unknown}`;
+  return `unknown option ${unknown}${hint}`;
+}
+
 export async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: hideNumbers(argv), options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
-    process.stderr.write(`rayrun: ${(error as Error).message} (see rayrun --help)\n`);
+    process.stderr.write(`rayrun: ${usageOf(error as Error)} (see rayrun --help)\n`);
     return 2;
   }
-  const { values, positionals } = parsed;
+  const values = Object.fromEntries(
+    Object.entries(parsed.values).map(([name, value]) => [
+      name,
+      typeof value === "string" ? restore(value) : value,
+    ]),
+  ) as typeof parsed.values;
+  const positionals = parsed.positionals.map(restore);
   const [name, ...rest] = positionals;
   if (values.help || !name) {
     process.stdout.write(`${USAGE}\n`);
@@ -134,16 +164,20 @@ export async function main(argv: string[]): Promise<number> {
   const entry = COMMANDS[name];
   let command: Command | undefined;
   let args = rest;
+  let unknown = "";
   if (typeof entry === "function") command = entry;
   else if (entry) {
     const [sub, ...subArgs] = rest;
-    command = sub ? entry[sub] : undefined;
+    const subs = Object.keys(entry);
+    if (sub === undefined) unknown = `${name} needs a subcommand: ${subs.join(", ")}`;
+    else {
+      command = entry[sub];
+      unknown = `unknown command: ${name} ${sub}${didYouMean(sub, subs)}`;
+    }
     args = subArgs;
-  }
+  } else unknown = `unknown command: ${name}${didYouMean(name, Object.keys(COMMANDS))}`;
   if (!command) {
-    process.stderr.write(
-      `rayrun: unknown command: ${positionals.slice(0, 2).join(" ")} (see rayrun --help)\n`,
-    );
+    process.stderr.write(`rayrun: ${unknown} (see rayrun --help)\n`);
     return 2;
   }
   const out = createOutput(values.json === true);
@@ -158,6 +192,18 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-// Run when executed (directly or through the npm bin link), not when imported by tests.
+// Run as a file of its own, it runs the sources (Node 22.6+): the package's bin was this file once,
+// and npx keeps the links it made then. In the bundle (cli/bin.ts runs `main`), import.meta.url is
+// the bundle's, hence the check that this is still the .ts file.
+const self = fileURLToPath(import.meta.url);
 const invoked = process.argv[1] ? realpathSync(process.argv[1]) : "";
-if (invoked === fileURLToPath(import.meta.url)) process.exitCode = await main(process.argv.slice(2));
+if (self.endsWith(".ts") && invoked === self) {
+  // npx keeps the bin links it made on its first run in its cache: one made then still points here.
+  const npxCache = /^(.*\/_npx\/[^/]+)\/node_modules\/\.bin\//.exec(process.argv[1] ?? "")?.[1];
+  if (npxCache !== undefined) {
+    process.stderr.write(
+      `rayrun: npx ran the CLI's TypeScript sources through a link it kept from an older version, which is slow; rm -rf ${npxCache} lets it link the bundled CLI\n`,
+    );
+  }
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -27,6 +27,14 @@ export function keyValue(pairs: readonly (readonly [string, unknown])[]): string
 export const diagnosticLine = (d: SourceDiagnostic): string =>
   `${d.line}:${d.column} ${d.message}${d.code ? ` (${d.code})` : ""}`;
 
+/**
+ * Fuel in whole units with comma groups: `411,961 fuel`. Not the locale's grouping, which in many
+ * locales is a dot and makes 411.961 read as a fraction.
+ */
+export function fuel(units: number): string {
+  return `${String(Math.round(units)).replace(/\B(?=(\d{3})+$)/g, ",")} fuel`;
+}
+
 function text(value: unknown): string {
   if (value === null || value === undefined) return "-";
   if (typeof value === "string") return value;

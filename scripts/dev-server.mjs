@@ -155,6 +155,16 @@ async function waitFor(url, child, seconds, signal) {
   throw new Error(`${url} did not answer within ${seconds}s`);
 }
 
+/**
+ * A child's exit code, once it has exited: also when that was before this was asked, whose "exit"
+ * event `once` would wait for in vain (the migrations can end while the console still builds).
+ */
+async function exitCode(child, signal) {
+  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+  const [code] = await once(child, "exit", { signal });
+  return code;
+}
+
 /** Whether any process of the group led by `pid` is still alive. */
 function groupAlive(pid) {
   try {
@@ -312,13 +322,20 @@ function productConfigs(stateDir, { simHomeRttMs, colos, leaseMs, unsafeSkipLeas
  * that makes many writes under traffic waits out a shorter lease per write. `unsafeSkipLeaseWait`
  * sets SIM_UNSAFE_SKIP_LEASE_WAIT=1, which lets writes return before older leases end: it breaks
  * the guarantee leases give, for a test that shows its check catches exactly that (never deployable).
- * @param {{ port: number, stateDir: string, devVarsPath: string, stdio?: "inherit" | "ignore", observability?: boolean, logLevel?: "info" | "warn", envFiles?: string[], buildConsole?: "always" | "if-missing", simHomeRttMs?: number, colos?: number, leaseMs?: number, unsafeSkipLeaseWait?: boolean, signal?: AbortSignal }} options
+ * `onOutput(step, chunk, stream)`, when given, receives what each process it starts writes (in place of
+ * `stdio`), `step` naming the process: "console" (the Vite build), "migrations", "upstream", "provider"
+ * or "workers". `onProgress(event)` hears "checked" once the ports and the state directory are known to
+ * be free (nothing has started yet), then each step's name as it completes: the console built, the
+ * migrations applied, a Worker answering. An error from a step carries that step's name as `step`.
+ * @param {{ port: number, stateDir: string, devVarsPath: string, stdio?: "inherit" | "ignore", onOutput?: (step: string, chunk: Buffer, stream: "stdout" | "stderr") => void, onProgress?: (event: string) => void, observability?: boolean, logLevel?: "info" | "warn", envFiles?: string[], buildConsole?: "always" | "if-missing", simHomeRttMs?: number, colos?: number, leaseMs?: number, unsafeSkipLeaseWait?: boolean, signal?: AbortSignal }} options
  */
 export async function startDevServer({
   port,
   stateDir,
   devVarsPath,
   stdio = "inherit",
+  onOutput,
+  onProgress = () => {},
   observability = true,
   logLevel = "info",
   envFiles = [],
@@ -345,16 +362,33 @@ export async function startDevServer({
     ? wranglerEnv
     : { ...wranglerEnv, X_LOCAL_OBSERVABILITY: "false", X_LOCAL_EXPLORER: "false" };
   const release = claimState(stateDir);
+  onProgress("checked");
   const children = [];
+  /** Spawns one step's process, its output to `onOutput` when given. */
+  const run = (step, command, args, options) => {
+    const output = onOutput ? "pipe" : stdio;
+    const child = spawn(command, args, { stdio: ["ignore", output, output], ...options });
+    if (onOutput) {
+      child.stdout.on("data", (chunk) => onOutput(step, chunk, "stdout"));
+      child.stderr.on("data", (chunk) => onOutput(step, chunk, "stderr"));
+    }
+    return child;
+  };
   // Each wrangler runs in its own process group so stop() takes workerd down with it.
-  const wrangler = (args, options) => {
-    const child = spawn("npx", ["wrangler", ...args], {
-      stdio: ["ignore", stdio, stdio],
-      detached: true,
-      ...options,
-    });
+  const wrangler = (step, args, options) => {
+    const child = run(step, "npx", ["wrangler", ...args], { detached: true, ...options });
     children.push(child);
     return child;
+  };
+  /** Runs `work`, marking the error it throws as `step`'s, and tells onProgress when it is done. */
+  const step = async (name, work) => {
+    try {
+      await work();
+    } catch (error) {
+      if (error instanceof Error && !signal?.aborted) error.step = name;
+      throw error;
+    }
+    onProgress(name);
   };
   const stop = async () => {
     const groups = children.map((child) => child.pid).filter((pid) => pid !== undefined);
@@ -374,6 +408,7 @@ export async function startDevServer({
     // with SQLITE_BUSY. The migrations finish before the product Workers open `stateDir`, and
     // the demo Workers, which store nothing, get directories of their own.
     const migrate = wrangler(
+      "migrations",
       ["d1", "migrations", "apply", "rayrun", "--local", "--persist-to", stateDir, "-c", "wrangler.toml"],
       { env: { ...wranglerEnv, CI: "true" } },
     );
@@ -381,6 +416,7 @@ export async function startDevServer({
     // A dev-only Worker on its own port: its wrangler config, and offset from `port` (inspector 1000 above).
     const devWorker = (name, offset) =>
       wrangler(
+        name,
         [
           "dev",
           "-c",
@@ -400,17 +436,27 @@ export async function startDevServer({
     const provider = devWorker("provider", 2);
     if (buildConsole === "always" || !existsSync(CONSOLE_INDEX)) {
       // Built beside the migrations; wrangler refuses an `[assets]` directory that does not exist.
-      const build = spawn("npx", ["vite", "build", "-c", "console/vite.config.ts", "--logLevel", "warn"], {
-        stdio: ["ignore", stdio, stdio],
+      await step("console", async () => {
+        const build = run("console", "npx", [
+          "vite",
+          "build",
+          "-c",
+          "console/vite.config.ts",
+          "--logLevel",
+          "warn",
+        ]);
+        const built = await exitCode(build, signal);
+        if (built !== 0) throw new Error("building the web console (console/) failed");
       });
-      const [built] = await once(build, "exit", { signal });
-      if (built !== 0) throw new Error("building the web console (console/) failed");
     }
-    const [status] = await once(migrate, "exit", { signal });
-    if (status !== 0) throw new Error("applying local D1 migrations failed");
+    await step("migrations", async () => {
+      const status = await exitCode(migrate, signal);
+      if (status !== 0) throw new Error("applying local D1 migrations failed");
+    });
     // stop() signals process groups by id: the finished migration's id may be reused later.
     children.splice(children.indexOf(migrate), 1);
     const workers = wrangler(
+      "workers",
       [
         "dev",
         ...configs.flatMap((config) => ["-c", config]),
@@ -431,9 +477,9 @@ export async function startDevServer({
     const upstreamUrl = `http://127.0.0.1:${port + 1}`;
     // The provider's root: each `/<id>` under it is a separate fake (OpenAI base URL `<id>/v1`, Anthropic `<id>`).
     const providerUrl = `http://127.0.0.1:${port + 2}`;
-    await waitFor(`${url}/v1/limits`, workers, 120, signal);
-    await waitFor(`${upstreamUrl}/demo/_calls`, upstream, 120, signal);
-    await waitFor(`${providerUrl}/demo/_received`, provider, 120, signal);
+    await step("workers", () => waitFor(`${url}/v1/limits`, workers, 120, signal));
+    await step("upstream", () => waitFor(`${upstreamUrl}/demo/_calls`, upstream, 120, signal));
+    await step("provider", () => waitFor(`${providerUrl}/demo/_received`, provider, 120, signal));
     return {
       url,
       upstreamUrl,
@@ -441,6 +487,8 @@ export async function startDevServer({
       key,
       createdKey: created,
       children: [upstream, provider, workers],
+      /** The same processes by step name, as onOutput names them. */
+      processes: { upstream, provider, workers },
       stop,
     };
   } catch (error) {

@@ -4,8 +4,20 @@
 // LLM provider (echo) beside them. RAYRUN_STATE_DIR and RAYRUN_DEV_VARS move the
 // local state and the key file (tests use throw-away ones). SIM_HOME_RTT_MS and SIM_COLOS
 // simulate the distance to a workspace's home (docs/architecture.md, "Distance, simulated").
+// It prints one line per step, then the banner, then what the Workers log (wrangler's request
+// lines); `npm start -- --verbose` also shows everything wrangler and Vite print while starting.
 import { PortInUseError, StateInUseError, startDevServer } from "./dev-server.mjs";
 import { seedDemo } from "./seed-demo.mjs";
+
+const options = process.argv.slice(2);
+const verbose = options.includes("--verbose");
+const unknown = options.filter((option) => option !== "--verbose");
+if (unknown.length > 0) {
+  console.error(
+    `npm start: unknown option ${unknown.join(" ")}; the only one is --verbose (npm start -- --verbose)`,
+  );
+  process.exit(2);
+}
 
 const port = Number(process.env.PORT ?? 8787);
 const stateDir = process.env.RAYRUN_STATE_DIR ?? ".wrangler/state";
@@ -14,6 +26,54 @@ const devVarsPath = process.env.RAYRUN_DEV_VARS ?? ".dev.vars";
 const numberFromEnv = (name, fallback) => (process.env[name]?.trim() ? Number(process.env[name]) : fallback);
 const simHomeRttMs = numberFromEnv("SIM_HOME_RTT_MS", undefined);
 const colos = numberFromEnv("SIM_COLOS", 1);
+
+/** What each step's line says once it is done. */
+const DONE = {
+  console: "web console built",
+  migrations: "local D1 migrations applied",
+  workers: "API and gateway answering (wrangler dev)",
+  upstream: "demo upstream MCP server answering",
+  provider: "demo LLM provider answering",
+  seed: "demo workspace seeded",
+};
+/** The processes that keep running: what they print once the banner is out is shown as it comes. */
+const SERVERS = new Set(["workers", "upstream", "provider"]);
+const began = Date.now();
+const seconds = () => `${((Date.now() - began) / 1000).toFixed(1)} s`;
+
+/**
+ * Without --verbose, each step's output is kept rather than shown: printed if the step fails, and
+ * for the servers passed through from the banner on. Kept to its last lines, which say why it failed.
+ */
+const kept = new Map();
+const KEEP_CHARS = 64 * 1024;
+const KEEP_LINES = 60;
+let following = false;
+function onOutput(step, chunk, stream) {
+  if (following && SERVERS.has(step)) {
+    (stream === "stderr" ? process.stderr : process.stdout).write(chunk);
+    return;
+  }
+  const text = (kept.get(step) ?? "") + chunk.toString();
+  kept.set(step, text.slice(-KEEP_CHARS));
+}
+
+/** A failed step's kept output, for the lines after the error. */
+function keptOutput(step) {
+  const lines = (kept.get(step) ?? "")
+    .split(/\r?\n/)
+    .filter((line) => line.trim() !== "")
+    .slice(-KEEP_LINES);
+  if (lines.length === 0) return "";
+  return `\n${lines.join("\n")}\n(npm start -- --verbose shows all that wrangler and Vite print)`;
+}
+
+function onProgress(event) {
+  if (event === "checked") {
+    const shown = verbose ? "" : "; npm start -- --verbose shows wrangler's and Vite's own output";
+    console.log(`npm start: starting on port ${port}${shown}`);
+  } else console.log(`npm start: ${DONE[event] ?? event} (${seconds()})`);
+}
 
 const abort = new AbortController();
 const starting = startDevServer({
@@ -24,6 +84,8 @@ const starting = startDevServer({
   simHomeRttMs,
   colos,
   signal: abort.signal,
+  onProgress,
+  ...(verbose ? {} : { onOutput }),
 });
 let stopping = false;
 /** Stops every process start-up began (also mid-start: the wrangler processes run in their own groups). */
@@ -44,14 +106,14 @@ async function main() {
     server = await starting;
   } catch (error) {
     if (stopping) return;
-    console.error(`npm start: ${error.message}${hint(error)}`);
+    console.error(`npm start: ${error.message}${hint(error)}${error.step ? keptOutput(error.step) : ""}`);
     process.exit(1);
   }
-  for (const child of server.children) {
+  for (const [step, child] of Object.entries(server.processes)) {
     child.on("exit", (code, signal) => {
       if (stopping) return;
       console.error(
-        `npm start: a wrangler dev process exited (${signal ?? `code ${code}`}); stopping the others.`,
+        `npm start: a wrangler dev process exited (${signal ?? `code ${code}`}); stopping the others.${following ? "" : keptOutput(step)}`,
       );
       void shutdown(1);
     });
@@ -65,10 +127,14 @@ async function main() {
       key: server.key,
       stateDir,
     });
+    onProgress("seed");
   } catch (error) {
     if (!stopping) console.error(`Seeding the demo workspace failed: ${error.message}`);
   }
-  if (!stopping) console.log(readyBanner(server, demo));
+  if (stopping) return;
+  console.log(readyBanner(server, demo));
+  // What the Workers print from here on (request lines, their console.log) is worth seeing.
+  following = true;
 }
 
 /** How to get past a refused start, for the errors that have a way around. */

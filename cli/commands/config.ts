@@ -84,12 +84,80 @@ function parentOf(document: Row, segments: string[], create: boolean): Row | und
   return node;
 }
 
-/** A value as typed: JSON when it parses (numbers, booleans, objects, quoted strings), else the text. */
-function parseValue(text: string): unknown {
+/** Where V8's message says JSON.parse stopped in `text`: "at position N", or the end when it ended early. */
+function statedPosition(text: string, message: string): number | undefined {
+  const at = /at position (\d+)/.exec(message)?.[1];
+  if (at !== undefined) return Number(at);
+  return /Unexpected end of JSON input/.test(message) ? text.length : undefined;
+}
+
+/** Whether `text` is JSON, or the start of some (`{"a":`): the parser stopped only at its end. */
+function jsonSoFar(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch (error) {
+    return statedPosition(text, (error as Error).message) === text.length;
+  }
+}
+
+/**
+ * Where JSON.parse gave up on `text`. V8's message says so for most errors, not for an unexpected
+ * token ("Unexpected token ']', "[1,2,]" is not valid JSON"): then it is the end of the longest
+ * prefix that could still become JSON (a value typed on a command line is short).
+ */
+function jsonErrorAt(text: string, message: string): number {
+  const stated = statedPosition(text, message);
+  if (stated !== undefined) return stated;
+  for (let end = 1; end <= Math.min(text.length, 4096); end++)
+    if (!jsonSoFar(text.slice(0, end))) return end - 1;
+  return text.length;
+}
+
+/** The line of `text` holding `at`, cut to about 70 characters around it, and a caret under it. */
+function caret(text: string, at: number): string[] {
+  const start = text.lastIndexOf("\n", at - 1) + 1;
+  const end = text.indexOf("\n", at);
+  let line = text.slice(start, end === -1 ? undefined : end);
+  let column = at - start;
+  if (column > 50) {
+    line = `…${line.slice(column - 40)}`;
+    column = 41;
+  }
+  if (line.length > 70) line = `${line.slice(0, 70)}…`;
+  return [`  ${line}`, `  ${" ".repeat(column)}^`];
+}
+
+/**
+ * A value as typed: JSON when it parses (numbers, booleans, objects, quoted strings), else the text.
+ * Text that starts as JSON does (`{`, `[` or `"`) was meant as JSON: stored as a string it would only
+ * be refused by the config's schema, for being a string, so it is refused here, saying where it breaks.
+ */
+function parseValue(path: string, text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
-  } catch {
-    return text;
+  } catch (error) {
+    if (!/^\s*[[{"]/.test(text)) return text;
+    const { message } = error as Error;
+    const at = jsonErrorAt(text, message);
+    // The position, which V8 also gives in words ("… in JSON at position 21 (line 1 column 22)"), is
+    // said once, with the caret under it.
+    const reason = message
+      .replace(/ at position \d+.*$/, "")
+      .replace(/ in JSON$/, "")
+      .replace(/, "[\s\S]*" is not valid JSON$/, "");
+    const lines = text.slice(0, at).split("\n");
+    const where =
+      lines.length > 1
+        ? `line ${lines.length} column ${(lines.at(-1) ?? "").length + 1}`
+        : `character ${at + 1}`;
+    throw new CliError(
+      [
+        `the value for ${path} is not valid JSON: ${reason} at ${where}; nothing saved`,
+        ...caret(text, at),
+      ].join("\n"),
+      "usage",
+    );
   }
 }
 
@@ -198,7 +266,7 @@ export const config = {
 
   async set(ctx: CommandContext) {
     const path = ctx.arg(0, "dotted.path");
-    const value = parseValue(ctx.arg(1, "value"));
+    const value = parseValue(path, ctx.arg(1, "value"));
     const segments = splitPath(path);
     const last = segments.at(-1) ?? "";
     const { changed, stored } = await update(ctx, (draft) => {

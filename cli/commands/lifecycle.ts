@@ -8,7 +8,7 @@ import { confirm } from "../confirm.ts";
 import type { CommandContext } from "../context.ts";
 import { draftSummary, saveReport, type Lifecycle } from "../draft-view.ts";
 import { readLocalFile, readLocalJson } from "../local-file.ts";
-import { table } from "../output.ts";
+import { fuel, table } from "../output.ts";
 
 type Command = (ctx: CommandContext) => Promise<void>;
 
@@ -66,6 +66,8 @@ interface TestRun {
   code?: unknown;
   message?: unknown;
   logs?: readonly { level: unknown; message: unknown }[];
+  durationMs?: number;
+  fuelUsed?: number;
 }
 
 /** Runs a test console request under a spinner; the API compiles the version first. */
@@ -89,7 +91,12 @@ export function printTestRun<T extends TestRun>(
       ? `ok: ${outcome(data as Extract<T, { ok: true }>)}`
       : `failed: ${String(data.code)}: ${String(data.message)}`;
     const logs = data.logs ?? [];
-    return [head, ...logs.map((l) => `  [${String(l.level)}] ${String(l.message)}`)].join("\n");
+    const { durationMs, fuelUsed } = data;
+    const cost =
+      typeof durationMs === "number" && typeof fuelUsed === "number"
+        ? [`took ${Math.round(durationMs)} ms and ${fuel(fuelUsed)}`]
+        : [];
+    return [head, ...logs.map((l) => `  [${String(l.level)}] ${String(l.message)}`), ...cost].join("\n");
   });
   if (!data.ok) process.exitCode = 1;
 }

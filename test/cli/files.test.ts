@@ -39,7 +39,10 @@ describe("rayrun files", () => {
       const test = run("files", "test", path, "--input", '{"text":"hi"}', "--version", version, "--json");
       expect(test.json()).toMatchObject({ ok: true, export: "main", value: { text: `hi (v${version})` } });
     }
-    expect(run("files", "test", path, "--input", '{"text":"hi"}').stdout).toContain('ok: {"text":"hi (v2)"}');
+    const tested = run("files", "test", path, "--input", '{"text":"hi"}').stdout;
+    expect(tested).toContain('ok: {"text":"hi (v2)"}');
+    // Fuel in whole units with comma groups (the locale's dot would read as a fraction: 411.961).
+    expect(tested).toMatch(/^took \d+ ms and [1-9]\d{0,2}(,\d{3})* fuel$/m);
     const shadow = run("files", "deploy", path, "1", "--channel", "shadow", "--json").json<{
       revision: { id: string; exports: string[] };
     }>();

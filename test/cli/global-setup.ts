@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
+import { ensureCliBundle } from "../../scripts/build-cli.mjs";
 // @ts-expect-error -- plain ESM script without type declarations
 import { startDevServer } from "../../scripts/dev-server.mjs";
 
@@ -51,6 +52,8 @@ async function start() {
 }
 
 export default async function setup(project: TestProject) {
+  // The CLI's tests run its bundle, built from the sources as they are now.
+  await ensureCliBundle();
   const shared = (holder[SHARED] ??= { started: start(), users: 0 });
   shared.users += 1;
   const { server, dir } = await shared.started;

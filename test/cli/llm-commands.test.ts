@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api } from "./api.ts";
-import { cli, type CliOptions } from "./run-cli.ts";
+import { cli, type CliOptions, RAYRUN } from "./run-cli.ts";
 
 const base = () => inject("serverUrl");
 
@@ -243,13 +243,9 @@ describe("rayrun approvals and logs", () => {
   });
 
   it("logs takes the hooks logs filters; --follow prints a new run as it arrives and exits 0 on Ctrl-C", async () => {
-    const child = spawn(
-      process.execPath,
-      ["--experimental-strip-types", "cli/main.ts", "logs", "--follow", "--since", new Date().toISOString()],
-      {
-        env: { ...process.env, RAYRUN_URL: base(), RAYRUN_CONFIG: join(dir, "none.json"), ...env },
-      },
-    );
+    const child = spawn(process.execPath, [RAYRUN, "logs", "--follow", "--since", new Date().toISOString()], {
+      env: { ...process.env, RAYRUN_URL: base(), RAYRUN_CONFIG: join(dir, "none.json"), ...env },
+    });
     let stdout = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));

@@ -25,10 +25,16 @@ export interface CliOptions {
 
 const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
 
+/**
+ * The package's bin, as `npm link` installs it: the launcher, which runs the bundle the global setup
+ * built (cli/dist/rayrun.mjs), so the tests check what users run.
+ */
+export const RAYRUN = "cli/rayrun.mjs";
+
 /** Runs the real `rayrun` executable with its own config file, against the test server. */
 export function cli(args: string[], env: Record<string, string> = {}, options: CliOptions = {}): CliRun {
   const configDir = mkdtempSync(join(tmpdir(), "rayrun-cfg-"));
-  const command = [process.execPath, "--experimental-strip-types", "cli/main.ts", ...args];
+  const command = [process.execPath, RAYRUN, ...args];
   const [file, argv]: [string, string[]] = options.tty
     ? ["script", ["-qec", command.map(quote).join(" "), "/dev/null"]]
     : [process.execPath, command.slice(1)];

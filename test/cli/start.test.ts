@@ -2,12 +2,13 @@
 // state directory and .dev.vars so the developer's own are never touched.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, test } from "vitest";
+import { findNode20, oldNodePath } from "../scripts/old-node.mjs";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const READY = "Rayrun Hooks console:";
@@ -29,11 +30,18 @@ function tempDir(): string {
   return dir;
 }
 
-function start(port: number, dir: string, env: NodeJS.ProcessEnv = {}): Start {
+/** `npm start` as the test runs it: the script itself, under the test's Node, unless `command` says otherwise. */
+function start(
+  port: number,
+  dir: string,
+  env: NodeJS.ProcessEnv = {},
+  command: readonly string[] = [process.execPath, "scripts/start.mjs"],
+): Start {
   // vitest sets NODE_ENV=test, which alone keeps miniflare from fetching the `cf` object;
   // a developer's shell does not.
   const { NODE_ENV: _, ...shell } = process.env;
-  const child = spawn(process.execPath, ["scripts/start.mjs"], {
+  const [file = "", ...args] = command;
+  const child = spawn(file, args, {
     cwd: ROOT,
     env: {
       ...shell,
@@ -155,7 +163,43 @@ function fakeNpx(dir: string): { env: NodeJS.ProcessEnv; calls: string } {
   return { env: { PATH: `${dir}${delimiter}${process.env.PATH ?? ""}` }, calls };
 }
 
+/** A stand-in for npx whose Vite build talks and succeeds, and whose every wrangler talks and fails. */
+function talkingNpx(dir: string): NodeJS.ProcessEnv {
+  writeFileSync(
+    join(dir, "npx"),
+    `#!/bin/sh\ncase "$1" in\n  vite) echo "VITE SAYS: PLUGIN_TIMINGS"; exit 0 ;;\n  *) echo "WRANGLER SAYS: $2 $3"; exit 1 ;;\nesac\n`,
+  );
+  chmodSync(join(dir, "npx"), 0o755);
+  return { PATH: `${dir}${delimiter}${process.env.PATH ?? ""}` };
+}
+
 describe("npm start", () => {
+  // Before: wrangler's "requires Node.js v22" three times and exit 13.
+  test("on a machine whose only Node is 20, runs under Node 24 from .cache/node and says so once", async () => {
+    const node20 = findNode20();
+    const dir = tempDir();
+    // Every wrangler starts through npx: this one records the Node it finds, then fails the step.
+    const calls = join(dir, "npx-calls");
+    writeFileSync(join(dir, "npx"), `#!/bin/sh\nnode -p process.version >> '${calls}'\nexit 1\n`);
+    chmodSync(join(dir, "npx"), 0o755);
+    const path = `${dir}${delimiter}${oldNodePath(node20)}`;
+    const run = start(await freeBasePort(), dir, { PATH: path }, ["npm", "start"]);
+
+    const code = await within(30_000, run.exited, "npm start with a failing wrangler");
+
+    expect(code).not.toBe(0);
+    const said = run.output().match(/^rayrun: Node .* too old.*$/gm) ?? [];
+    expect(said).toEqual([
+      expect.stringMatching(
+        /^rayrun: Node 20\.\d+\.\d+ is too old for wrangler .*; using Node 24\.\d+\.\d+ from \.cache\/node$/,
+      ),
+    ]);
+    const versions = readFileSync(calls, "utf8").trim().split("\n");
+    expect(versions.length).toBeGreaterThan(0);
+    for (const version of versions) expect(version).toMatch(/^v24\./);
+    expect(run.output()).not.toContain("requires Node.js");
+  });
+
   test.each([
     ["the API port", 0],
     ["the demo upstream's port", 1],
@@ -197,6 +241,29 @@ describe("npm start", () => {
     expect(existsSync(join(dir, ".dev.vars"))).toBe(false);
   });
 
+  test("keeps wrangler's and Vite's output back, shows a failed step's, and shows all of it with --verbose", async () => {
+    const quietDir = tempDir();
+    const quiet = start(await freeBasePort(), quietDir, talkingNpx(quietDir));
+    expect(await within(30_000, quiet.exited, "a start whose migrations fail")).toBe(1);
+    const lines = quiet.output().trim().split("\n");
+    expect(lines.map((line) => line.replace(/ \(\d+\.\d s\)$/, ""))).toEqual([
+      expect.stringMatching(/^npm start: starting on port \d+; npm start -- --verbose shows /),
+      "npm start: web console built",
+      "npm start: applying local D1 migrations failed",
+      "WRANGLER SAYS: d1 migrations",
+      "(npm start -- --verbose shows all that wrangler and Vite print)",
+    ]);
+
+    const verboseDir = tempDir();
+    const script = [process.execPath, "scripts/start.mjs", "--verbose"];
+    const verbose = start(await freeBasePort(), verboseDir, talkingNpx(verboseDir), script);
+    expect(await within(30_000, verbose.exited, "a verbose start whose migrations fail")).toBe(1);
+    expect(verbose.output()).toContain("VITE SAYS: PLUGIN_TIMINGS");
+    expect(verbose.output()).toContain("WRANGLER SAYS: d1 migrations");
+    expect(verbose.output()).toContain("WRANGLER SAYS: dev -c");
+    expect(verbose.output()).toContain("npm start: applying local D1 migrations failed");
+  });
+
   // wrangler's own start-up (bundling the Workers, booting workerd) and the demo seeding take about
   // 50 CPU-seconds: around a minute on a 2-core machine, nearer two while other suites share it.
   test("starts on a fresh state without races or offline noise, prints the console and a working sign-in link first, and SIGTERM stops every process", async () => {
@@ -213,6 +280,23 @@ describe("npm start", () => {
       }),
       "starting",
     );
+
+    // Before the banner, one line per step: wrangler's and Vite's own output (the migrations'
+    // tables, Vite's warnings, wrangler's notes) is kept back without --verbose.
+    const before = run
+      .output()
+      .slice(0, run.output().indexOf(READY))
+      .split("\n")
+      .filter((line) => line.trim() !== "");
+    expect(before.map((line) => line.replace(/ \(\d+\.\d s\)$/, ""))).toEqual([
+      expect.stringMatching(/^npm start: starting on port \d+; npm start -- --verbose shows /),
+      "npm start: web console built",
+      "npm start: local D1 migrations applied",
+      "npm start: API and gateway answering (wrangler dev)",
+      "npm start: demo upstream MCP server answering",
+      "npm start: demo LLM provider answering",
+      "npm start: demo workspace seeded",
+    ]);
 
     // The console's address comes first, then a sign-in link that signs the demo admin in, once.
     const banner = run.output().slice(run.output().indexOf(READY)).split("\n");

@@ -1,6 +1,7 @@
 // A new user's path through the real `rayrun` executable against a local server:
 // the API's field errors and compile diagnostics, missing files, saving drafts
-// that do not compile, human output, confirmations, --help's scopes, the spinner
+// that do not compile, human output, confirmations, values meant as JSON that are
+// not, negative numbers and unknown options, typos, --help's scopes, the spinner
 // and shell completion.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -167,6 +168,61 @@ describe("rayrun for a new user", () => {
     });
     expect(cli(["keys", "revoke", key.id], env()).code).toBe(2);
     expect(cli(["keys", "revoke", key.id, "--yes"], env()).stdout).toBe(`Revoked ${key.id}\n`);
+  });
+
+  it("says where a value meant as JSON stops parsing, and saves nothing", async () => {
+    const broken = cli(["config", "set", "pre_llm_hook", '{"source":"lib/x.ts",'], env());
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toBe(
+      [
+        "rayrun: the value for pre_llm_hook is not valid JSON: Expected double-quoted property name at character 22; nothing saved",
+        '  {"source":"lib/x.ts",',
+        `  ${" ".repeat(21)}^`,
+        "",
+      ].join("\n"),
+    );
+    const token = cli(["config", "set", "pre_llm_hook.loops", '["a",]'], env());
+    expect(token.stderr.split("\n").slice(1, 3)).toEqual(['  ["a",]', `  ${" ".repeat(5)}^`]);
+    expect(await boot("GET", `/v1/workspaces/${ws}/config`)).toMatchObject({ version: 0 });
+    // Text that does not start like JSON is still a string.
+    const plain = cli(["config", "set", "pre_llm_hook.source", "lib/x.ts:transform", "--json"], env());
+    expect(plain.stderr).not.toContain("not valid JSON");
+  });
+
+  it("takes a negative number as a value, and names an unknown option with balanced quotes", () => {
+    const negative = cli(["config", "set", "pre_llm_hook.timeout_ms", "-5"], env());
+    // The API, not the command line, refuses it: the value reached it.
+    expect(negative.code, negative.stderr).toBe(1);
+    expect(negative.stderr).toMatch(/^rayrun: invalid_request: /);
+    expect(negative.stderr).toContain("/pre_llm_hook/timeout_ms");
+    const unknown = cli(["hooks", "show", "--tol", "echo"], env());
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe("rayrun: unknown option --tol; did you mean --tool? (see rayrun --help)\n");
+    const dashed = cli(["hooks", "save", "-x"], env());
+    expect(dashed.stderr).toBe(
+      'rayrun: unknown option -x; an argument that starts with "-" goes after "--", as in: rayrun … -- -x (see rayrun --help)\n',
+    );
+    for (const text of [unknown.stderr, dashed.stderr]) {
+      expect(text.split("'").length % 2, text).toBe(1);
+      expect(text.split('"').length % 2, text).toBe(1);
+    }
+  });
+
+  it("suggests the command or subcommand meant by a typo", () => {
+    const typos = [
+      [["hooks", "deplyo"], "unknown command: hooks deplyo; did you mean deploy?"],
+      [["hoks", "list"], "unknown command: hoks; did you mean hooks?"],
+      [["secrest", "list"], "unknown command: secrest; did you mean secrets?"],
+      [["hooks", "frobnicate"], "unknown command: hooks frobnicate"],
+    ] as const;
+    for (const [args, said] of typos) {
+      const res = cli([...args], env());
+      expect(res.code).toBe(2);
+      expect(res.stderr).toBe(`rayrun: ${said} (see rayrun --help)\n`);
+    }
+    expect(cli(["files"], env()).stderr).toMatch(
+      /^rayrun: files needs a subcommand: show, save, .*, list, test, logs \(see rayrun --help\)\n$/,
+    );
   });
 
   it("lists in --help exactly the scopes the API accepts", async () => {
