@@ -610,7 +610,7 @@ async function setUp(server: DevServer): Promise<Workspace> {
     hook: "chat.params",
     input: { model: "demo", temperature: 0.7 },
   });
-  // The test console cannot complete a run of `tool` (it returns functions), which a deploy needs: an observing hook can.
+  // An observing hook besides the tool, so that the soak's tool calls also pass through a plugin hook that passes.
   const wordCount = example("plugins/word-count.ts").replace(
     "export default {",
     'export default {\n  "tool.execute.before": () => undefined,',

@@ -43,7 +43,10 @@ function install() {
   process.stderr.write("rayrun: installing Node 24 from the npm registry into .cache/node\n");
   const tmp = mkdtempSync(join(tmpdir(), "rayrun-node-"));
   try {
-    const pack = spawnSync("npm", ["pack", "--silent", nodePackage()], { cwd: tmp, stdio: "inherit" });
+    const pack = spawnSync("npm", ["pack", "--silent", nodePackage()], {
+      cwd: tmp,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
     const tarball = readdirSync(tmp).find((name) => name.endsWith(".tgz"));
     if (pack.status !== 0 || tarball === undefined) fail("npm pack of Node 24 failed");
     mkdirSync(CACHE, { recursive: true });
