@@ -1,17 +1,18 @@
 import type { ComponentChildren, ComponentType } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { ErrorBoundary, LocationProvider, Route, Router, useLocation } from "preact-iso";
+import { ErrorBoundary, LocationProvider, Route, Router, useLocation, useRoute } from "preact-iso";
 import { api, jsonOf } from "./api/client";
 import type { ProblemError } from "./api/problem";
-import { session } from "./api/session";
+import { missingWorkspace, session } from "./api/session";
 import { ProblemView } from "./components/problem-view";
 import { Shell } from "./components/shell";
+import { ApprovalsPage } from "./pages/approvals/approvals-page";
 import { FilePage } from "./pages/files/file-page";
 import { FilesPage } from "./pages/files/files-page";
 import { ToolHookPage } from "./pages/hooks/tool-hook-page";
 import { LlmPage } from "./pages/llm/llm-page";
 import { LogsPage } from "./pages/logs/logs-page";
-import { NotFound } from "./pages/not-found";
+import { NotFound, WorkspaceNotFound } from "./pages/not-found";
 import { ServiceToolsPage } from "./pages/services/service-tools-page";
 import { ServicesPage } from "./pages/services/services-page";
 import { KeysPage } from "./pages/settings/keys-page";
@@ -22,6 +23,7 @@ import { SignedOut, SignIn } from "./pages/sign-in";
 /** Every signed-in page: the session is read once, then the page renders inside the shell. */
 function SignedIn({ children }: { children: ComponentChildren }) {
   const { route, path } = useLocation();
+  const ws = useRoute().params.ws;
   const [problem, setProblem] = useState<ProblemError | null>(null);
   const [checked, setChecked] = useState(session.value !== null);
   useEffect(() => {
@@ -55,6 +57,10 @@ function SignedIn({ children }: { children: ComponentChildren }) {
       </div>
     );
   }
+  // A session belongs to one workspace: any other in the address is not one this user can open.
+  if (ws !== undefined && (ws !== current.workspace || missingWorkspace.value === ws)) {
+    return <WorkspaceNotFound ws={ws} home={current.workspace} />;
+  }
   return <Shell>{children}</Shell>;
 }
 
@@ -75,6 +81,7 @@ const PAGES = {
   files: guarded(FilesPage),
   file: guarded(FilePage),
   logs: guarded(LogsPage),
+  approvals: guarded(ApprovalsPage),
   llm: guarded(LlmPage),
   keys: guarded(KeysPage),
   users: guarded(UsersPage),
@@ -95,6 +102,7 @@ export function App() {
           <Route path="/w/:ws/files" component={PAGES.files} />
           <Route path="/w/:ws/files/:path+" component={PAGES.file} />
           <Route path="/w/:ws/logs" component={PAGES.logs} />
+          <Route path="/w/:ws/approvals" component={PAGES.approvals} />
           <Route path="/w/:ws/llm" component={PAGES.llm} />
           <Route path="/w/:ws/settings/keys" component={PAGES.keys} />
           <Route path="/w/:ws/settings/users" component={PAGES.users} />

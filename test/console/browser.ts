@@ -73,7 +73,8 @@ export async function signedIn(
   const requests: string[] = [];
   page.on("request", (request) => requests.push(request.url()));
   await page.goto(link);
-  await page.getByTestId("current-user").waitFor();
+  // Attached, not visible: at the phone width the user's name is inside the closed menu.
+  await page.getByTestId("current-user").waitFor({ state: "attached" });
   return { context, page, requests };
 }
 

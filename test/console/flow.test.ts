@@ -89,6 +89,7 @@ describe("the Hooks tab, from draft to active deployment", () => {
     expect(await call()).toBe("hello!");
     await openView(page, "Deploy");
     await page.getByRole("button", { name: new RegExp(`^Roll back to version ${v1}`) }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Roll back", exact: true }).click();
     await page
       .getByRole("status", { name: "Hook status" })
       .getByTestId("active-badge")

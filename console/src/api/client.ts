@@ -11,7 +11,9 @@ import type {
   ToolConsoleApp,
 } from "../../../workers/api/app";
 import { networkProblem, ProblemError } from "./problem";
-import { session } from "./session";
+import { missingWorkspace, session } from "./session";
+
+const WORKSPACE_PATH = /^\/v1\/workspaces\/([^/]+)/;
 
 async function consoleFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
   const method = init.method ?? "GET";
@@ -31,6 +33,10 @@ async function consoleFetch(input: RequestInfo | URL, init: RequestInit = {}): P
     const path = new URL(url, location.href).pathname;
     // The session ended (expired, signed out elsewhere): back to the signed-out state.
     if (problem.status === 401 && path !== "/v1/session") session.value = null;
+    const ws = WORKSPACE_PATH.exec(path)?.[1];
+    if (problem.code === "workspace_not_found" && ws !== undefined) {
+      missingWorkspace.value = decodeURIComponent(ws);
+    }
     throw problem;
   }
   return response;

@@ -1,5 +1,8 @@
 // The console's tables: a typed list of columns (header and cell renderer) over rows, inside a
-// focusable horizontal scroller so wide tables scroll on phones instead of widening the page.
+// focusable horizontal scroller so a wide table scrolls instead of widening the page. On phones each
+// row becomes a card of "header: value" lines (base.css), so no column is out of sight: every cell
+// carries its column's header for that, and the table its roles, which some browsers drop from a
+// table that is not displayed as one.
 import { type ComponentChildren, Fragment, type HTMLAttributes } from "preact";
 
 /**
@@ -65,24 +68,25 @@ export function DataTable<T>(props: Props<T>) {
   const { onRowClick, expansion } = props;
   return (
     <TableWrap label={props.label} busy={props.loading}>
-      <table class={props.class} aria-labelledby={props.labelledBy} aria-label={props.ariaLabel}>
+      <table class={props.class} role="table" aria-labelledby={props.labelledBy} aria-label={props.ariaLabel}>
         {props.caption && <caption class="sr-only">{props.caption}</caption>}
-        <thead>
-          <tr>
+        <thead role="rowgroup">
+          <tr role="row">
             {columns.map((column) => (
-              <th key={column.header} scope="col">
+              <th key={column.header} scope="col" role="columnheader">
                 {column.hideHeader ? <span class="sr-only">{column.header}</span> : column.header}
               </th>
             ))}
           </tr>
         </thead>
-        <tbody>
+        <tbody role="rowgroup">
           {props.rows?.map((row) => {
             const more = expansion?.(row);
             // Keyed as a whole, so a row and its expansion move together when rows are added above them.
             return (
               <Fragment key={props.rowKey(row)}>
                 <tr
+                  role="row"
                   {...props.rowAttributes?.(row)}
                   {...(onRowClick && {
                     "data-clickable": "",
@@ -93,14 +97,22 @@ export function DataTable<T>(props: Props<T>) {
                   })}
                 >
                   {columns.map((column) => (
-                    <td key={column.header} class={column.cellClass} title={column.title?.(row) ?? undefined}>
+                    <td
+                      key={column.header}
+                      role="cell"
+                      class={column.cellClass}
+                      title={column.title?.(row) ?? undefined}
+                      data-label={column.hideHeader ? "" : column.header}
+                    >
                       {column.cell(row)}
                     </td>
                   ))}
                 </tr>
                 {shown(more) && (
-                  <tr class={props.expansionClass}>
-                    <td colSpan={columns.length}>{more}</td>
+                  <tr role="row" class={props.expansionClass}>
+                    <td role="cell" colSpan={columns.length} data-label="">
+                      {more}
+                    </td>
                   </tr>
                 )}
               </Fragment>

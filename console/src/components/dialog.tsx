@@ -40,6 +40,8 @@ export function ConfirmDialog(props: {
   children: ComponentChildren;
   confirmLabel: string;
   busyLabel?: string;
+  /** `danger` (the default) for what removes or stops something; `primary` for what lets it go ahead. */
+  confirmKind?: "primary" | "danger";
   onConfirm: () => Promise<unknown>;
   onClose: () => void;
 }) {
@@ -53,7 +55,7 @@ export function ConfirmDialog(props: {
           Cancel
         </button>
         <BusyButton
-          kind="danger"
+          kind={props.confirmKind ?? "danger"}
           onClick={props.onConfirm}
           onProblem={setProblem}
           busyLabel={props.busyLabel}

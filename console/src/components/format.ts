@@ -61,5 +61,20 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
-/** Revision ids are long; the first characters identify one on a page. */
-export const shortId = (id: string): string => (id.length > 12 ? id.slice(0, 12) : id);
+// The API counts fuel with a fraction, which printed as "411.961" read like four hundred thousand. A
+// person reads whole units, grouped the English way like the rest of the page's text (in the reader's
+// locale, German grouping would bring the same confusion back: "411.961" for 411961).
+const FUEL = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+
+/** "411,961 fuel": the fuel a run used. */
+export const formatFuel = (fuel: number): string => `${FUEL.format(Math.round(fuel))} fuel`;
+
+/**
+ * Ids are long. Ours lead with their creation time (shared/ids.ts), so ids made in the same few minutes
+ * share their first characters: the kind and the random end tell them apart (`rev_…k8z3qa`).
+ */
+export function shortId(id: string): string {
+  const ours = /^([a-z]+)_[0-9a-z]{22}$/.exec(id);
+  if (ours) return `${ours[1]}_…${id.slice(-6)}`;
+  return id.length > 12 ? id.slice(0, 12) : id;
+}

@@ -29,6 +29,7 @@ export async function compileDraft(store: HookStore): Promise<CompileSummary> {
   try {
     const summary = await jsonOf(store.lifecycle.compile.$post());
     store.compileReport.value = { version: summary.version, diagnostics: [] };
+    if ("exports" in summary) store.learnExports(summary.version, summary.exports);
     return summary;
   } catch (error) {
     const problem = asProblem(error);

@@ -1,17 +1,20 @@
 // Deploy a tested version to shadow or active, the revisions with rollback, removing the shadow,
 // and reset (admins, behind typing the target's name).
+import { useLocation } from "preact-iso";
 import { useEffect, useState } from "preact/hooks";
 import { jsonOf } from "../../api/client";
 import { ProblemError } from "../../api/problem";
 import { can } from "../../api/session";
 import { BusyButton } from "../../components/busy-button";
 import { ProblemView } from "../../components/problem-view";
+import { ConfirmDialog } from "../../components/dialog";
 import { noteCompileProblem } from "./compile";
 import { formatBytes, formatTime, shortId } from "../../components/format";
 import { ResetZone } from "./reset-zone";
 import { asProblem, type HookStore } from "./store";
-import { runAndRecord, VersionSelect } from "./test-panel";
+import { runAndRecord, useFileExports, useFunctionOf, VersionSelect } from "./test-panel";
 import type { Revision } from "./types";
+import { withQuery } from "./url";
 import { DataTable } from "../../components/data-table";
 import { PageState } from "../../components/page-state";
 
@@ -36,8 +39,20 @@ function DeployForm({ store }: { store: HookStore }) {
   const serving = `${pointers?.active?.revisionId ?? ""}/${pointers?.shadow?.revisionId ?? ""}`;
   // The confirmation describes the last deploy only while the pointers stay where it put them.
   const [doneFor, setDoneFor] = useState("");
-  const tested = store.testedVersions.value.has(chosen);
+  // "Run test, then deploy" runs the test console's inputs: their function must be one this version has.
+  useFunctionOf(store, useFileExports(store, version));
+  const testedHere = store.testedVersions.value.has(chosen);
+  const tested = testedHere || store.testedOnServer.value.has(chosen);
+  const lastPassing = store.testStatus.value.get(chosen)?.lastPassingRun ?? null;
+  // Tests of other sessions (a reload, a colleague, the CLI) count too: the server says which.
+  useEffect(() => {
+    const abort = new AbortController();
+    if (chosen > 0) void store.loadTestStatus(chosen, abort.signal);
+    return () => abort.abort();
+  }, [store, chosen]);
   const notTested = problem?.code === "not_tested";
+  const refused = typeof problem?.body.version === "number" ? problem.body.version : chosen;
+  const { url } = useLocation();
 
   const deploy = async () => {
     setDone("");
@@ -52,6 +67,7 @@ function DeployForm({ store }: { store: HookStore }) {
       void store.refreshQuotas();
       await store.refreshDeployments();
     }
+    store.deployedVersions.value = new Set(store.deployedVersions.value).add(answer.revision.version);
     const now = store.state.value?.deployments;
     setDoneFor(`${now?.active?.revisionId ?? ""}/${now?.shadow?.revisionId ?? ""}`);
     setDone(
@@ -119,12 +135,18 @@ function DeployForm({ store }: { store: HookStore }) {
           </p>
           {tested ? (
             <p class="notice notice-ok" role="status">
-              Version {chosen} passed a test in this session.
+              Version {chosen} passed a test
+              {testedHere
+                ? " in this session"
+                : lastPassing
+                  ? ` (${lastPassing.stage}, by ${lastPassing.actor}, ${formatTime(lastPassing.at)})`
+                  : ""}
+              .
             </p>
           ) : (
             <p class="notice" role="status">
-              No successful test of version {chosen} in this session. The API deploys only versions with a
-              successful test run.
+              No successful test of version {chosen}. The API deploys only versions with a successful test
+              run.
             </p>
           )}
           <div class="row">
@@ -148,6 +170,16 @@ function DeployForm({ store }: { store: HookStore }) {
             </p>
           )}
           <ProblemView problem={problem} id="deploy-problem" />
+          {notTested && (
+            <div class="row">
+              <a class="btn btn-primary" href={withQuery(url, { view: "test", version: String(refused) })}>
+                Test version {refused}
+              </a>
+              <span class="hint">
+                Opens the test console on version {refused}; a passing run makes it deployable.
+              </span>
+            </div>
+          )}
           {done && doneFor === serving && (
             <p class="notice notice-ok" role="status">
               {done}
@@ -159,20 +191,38 @@ function DeployForm({ store }: { store: HookStore }) {
   );
 }
 
+/** "version 3 (revision rev_…abc123)": how a rollback names the revisions it moves between. */
+const revisionName = (revision: Revision | undefined, id: string | undefined) =>
+  revision
+    ? `version ${revision.version} (revision ${shortId(revision.id)})`
+    : id
+      ? `revision ${shortId(id)}`
+      : "no revision";
+
 function Revisions({ store }: { store: HookStore }) {
-  const [problems, setProblems] = useState<Record<string, ProblemError | null>>({});
+  // A rollback asks first (it changes what serves every call at once), then says what it did.
+  const [asking, setAsking] = useState<Revision | null>(null);
+  const [moved, setMoved] = useState<{ text: string; active: string } | null>(null);
   const [shadowProblem, setShadowProblem] = useState<ProblemError | null>(null);
   const revisions = store.revisions.value;
   const deployments = store.state.value?.deployments;
   const activeRevision = revisions?.find((r) => r.id === deployments?.active?.revisionId);
   const editor = can("editor");
 
+  const isOlder = (revision: Revision) =>
+    activeRevision === undefined || revision.createdAt < activeRevision.createdAt;
   const rollback = async (revision: Revision) => {
+    const was = revisionName(activeRevision, deployments?.active?.revisionId);
     try {
       await store.lifecycle.rollback.$post({ json: { revision: revision.id, channel: "active" } });
     } finally {
       void store.refreshDeployments();
     }
+    setAsking(null);
+    setMoved({
+      text: `${isOlder(revision) ? "Rolled back" : "Made active"}: active is now ${revisionName(revision, revision.id)}, was ${was}.`,
+      active: revision.id,
+    });
   };
   const removeShadow = async () => {
     try {
@@ -194,6 +244,11 @@ function Revisions({ store }: { store: HookStore }) {
         )}
       </div>
       <ProblemView problem={shadowProblem} />
+      {moved && deployments?.active?.revisionId === moved.active && (
+        <p class="notice notice-ok" role="status">
+          {moved.text}
+        </p>
+      )}
       <PageState
         state={{
           data: revisions ?? undefined,
@@ -238,14 +293,14 @@ function Revisions({ store }: { store: HookStore }) {
                   const active = deployments?.active?.revisionId === r.id;
                   const reason = incompatibility(store, r);
                   // Revisions are newest first: one created before the active one is a rollback.
-                  const older = activeRevision === undefined || r.createdAt < activeRevision.createdAt;
+                  const older = isOlder(r);
                   return (
                     <>
                       {editor && !active && (
-                        <BusyButton
-                          busyLabel="Rolling back…"
-                          onProblem={(p) => setProblems((all) => ({ ...all, [r.id]: p }))}
-                          onClick={() => rollback(r)}
+                        <button
+                          type="button"
+                          class="btn btn-secondary"
+                          onClick={() => setAsking(r)}
                           disabled={reason !== null}
                           title={
                             reason ?? `Make revision ${shortId(r.id)} (version ${r.version}) active again`
@@ -253,10 +308,9 @@ function Revisions({ store }: { store: HookStore }) {
                         >
                           {older ? "Roll back" : "Make active"}
                           <span class="sr-only"> to version {r.version}</span>
-                        </BusyButton>
+                        </button>
                       )}
                       {reason && <div class="hint incompatible">{reason}</div>}
-                      <ProblemView problem={problems[r.id]} />
                     </>
                   );
                 },
@@ -265,6 +319,20 @@ function Revisions({ store }: { store: HookStore }) {
           />
         )}
       </PageState>
+      {asking && (
+        <ConfirmDialog
+          title={`${isOlder(asking) ? "Roll back" : "Switch"} to version ${asking.version}?`}
+          confirmLabel={isOlder(asking) ? "Roll back" : "Make active"}
+          busyLabel={isOlder(asking) ? "Rolling back…" : "Switching…"}
+          confirmKind="primary"
+          onClose={() => setAsking(null)}
+          onConfirm={() => rollback(asking)}
+        >
+          Active becomes {revisionName(asking, asking.id)} at once, for every call, in place of{" "}
+          {revisionName(activeRevision, deployments?.active?.revisionId)}. The revision was tested when it was
+          deployed; it is not tested again.
+        </ConfirmDialog>
+      )}
     </section>
   );
 }

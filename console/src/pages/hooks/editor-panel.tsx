@@ -77,6 +77,7 @@ export function EditorPanel({ store }: { store: HookStore }) {
     store.source.value = text;
     store.remember();
     store.saved.value = "";
+    store.reformatted.value = false;
   };
 
   const save = async () => {
@@ -141,6 +142,11 @@ export function EditorPanel({ store }: { store: HookStore }) {
                     : "Nothing saved yet")}
             </span>
           </div>
+        )}
+        {store.reformatted.value && (
+          <p class="notice" role="status" data-testid="reformatted">
+            The API formatted the source with Prettier when saving it; the editor shows it as saved.
+          </p>
         )}
         <ProblemView problem={saveProblem} id="save-problem" />
         <ProblemView problem={compileProblem} id="compile-problem" />

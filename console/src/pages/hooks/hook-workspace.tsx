@@ -67,6 +67,7 @@ export function HookWorkspace({ target, title, subtitle, trail }: Props) {
               diff: null,
               against: null,
               stage: null,
+              version: null,
             })}
             aria-current={view === v.id ? "page" : undefined}
           >

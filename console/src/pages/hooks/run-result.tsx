@@ -1,7 +1,7 @@
 // One test run as the console shows it: outcome, the transformed value, how a file's host call
 // mocks were used, logs, time and fuel.
 import { pretty } from "./json-example";
-import { formatClock } from "../../components/format";
+import { formatClock, formatFuel } from "../../components/format";
 import type { SessionRun } from "./store";
 import type { HostCallUsage } from "./test-inputs";
 
@@ -71,8 +71,8 @@ export function RunResult({ run }: { run: SessionRun }) {
           {outcome.text}
         </span>
         <span class="muted">
-          {run.label} · version {run.version} · {run.durationMs.toFixed(1)} ms ·{" "}
-          {run.fuelUsed.toLocaleString()} fuel · {formatClock(run.at)}
+          {run.label} · version {run.version} · {run.durationMs.toFixed(1)} ms · {formatFuel(run.fuelUsed)} ·{" "}
+          {formatClock(run.at)}
         </span>
       </div>
       {!run.ok && (

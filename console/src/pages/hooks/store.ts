@@ -8,7 +8,16 @@ import type { CompileDiagnostic } from "../../editor/server-diagnostics";
 import type { ListedDiagnostic } from "../../editor/code-editor";
 import type { HookTarget } from "./target";
 import { initialInputs, type TestInputs } from "./test-inputs";
-import type { Draft, HookState, JsonObject, Quotas, Revision, TestAnswer, VersionMeta } from "./types";
+import type {
+  Draft,
+  HookState,
+  JsonObject,
+  Quotas,
+  Revision,
+  TestAnswer,
+  TestStatus,
+  VersionMeta,
+} from "./types";
 import { clearUnsaved, readUnsaved, writeUnsaved } from "./unsaved";
 
 export const asProblem = (error: unknown): ProblemError =>
@@ -61,6 +70,8 @@ export function createHookStore(target: HookTarget) {
   const conflict = signal<Conflict | null>(null);
   /** What the last save or restore did, until the next edit. */
   const saved = signal("");
+  /** The last save came back formatted (the API runs Prettier on source that parses), until the next edit. */
+  const reformatted = signal(false);
   const declarations = signal<string | null>(null);
   const declarationsProblem = signal<ProblemError | null>(null);
   const compileReport = signal<CompileReport | null>(null);
@@ -74,6 +85,8 @@ export function createHookStore(target: HookTarget) {
   const versionsProblem = signal<ProblemError | null>(null);
   const revisions = signal<Revision[] | null>(null);
   const revisionsProblem = signal<ProblemError | null>(null);
+  /** Files: a version's exports as a compile or a refused run told them (revisions carry their own). */
+  const learnedExports = signal<ReadonlyMap<number, string[]>>(new Map());
 
   const draft = computed(() => state.value?.draft ?? null);
   const dirty = computed(() => {
@@ -85,6 +98,20 @@ export function createHookStore(target: HookTarget) {
   const testedVersions = computed(
     () => new Set(runs.value.filter((r) => r.ok && r.ran !== false).map((r) => r.version)),
   );
+  /** What the server holds about each version's tests, as `…/versions/{n}/test-status` answered. */
+  const testStatus = signal<ReadonlyMap<number, TestStatus>>(new Map());
+  /** Versions a deploy of this session accepted: the API deploys only tested versions. */
+  const deployedVersions = signal<ReadonlySet<number>>(new Set());
+  /**
+   * Versions the server holds a passing test of, whatever session ran it; a revision (or a deploy
+   * that was accepted) exists only for one.
+   */
+  const testedOnServer = computed(() => {
+    const tested = new Set(deployedVersions.value);
+    for (const [version, status] of testStatus.value) if (status.tested) tested.add(version);
+    for (const r of revisions.value ?? []) tested.add(r.version);
+    return tested;
+  });
 
   function remember() {
     const d = draft.value;
@@ -176,6 +203,21 @@ export function createHookStore(target: HookTarget) {
     }
   }
 
+  /** Whether the server holds a passing test of `version` (errors leave it unknown). */
+  async function loadTestStatus(version: number, signalAbort?: AbortSignal) {
+    try {
+      const status = await jsonOf(
+        lifecycle.versions[":n"]["test-status"].$get(
+          { param: { n: String(version) } },
+          cancelledBy(signalAbort),
+        ),
+      );
+      testStatus.value = new Map(testStatus.value).set(version, status);
+    } catch {
+      // Unknown is shown as untested; the deploy answers with the authority either way.
+    }
+  }
+
   /** Pointers and revisions after a deploy, rollback, shadow removal or reset. */
   async function refreshDeployments() {
     await Promise.all([load(), loadRevisions()]);
@@ -197,6 +239,7 @@ export function createHookStore(target: HookTarget) {
       saved.value = answer.noop
         ? "Nothing changed; the draft is as saved."
         : `Saved as version ${answer.version}.`;
+      reformatted.value = answer.draft.source !== body.source;
       adopt(
         { draft: answer.draft, deployments: current?.deployments ?? { active: null, shadow: null } },
         etagOf(response, answer.draft),
@@ -214,6 +257,10 @@ export function createHookStore(target: HookTarget) {
     } finally {
       void refreshQuotas();
     }
+  }
+
+  function learnExports(version: number, names: string[]) {
+    learnedExports.value = new Map(learnedExports.value).set(version, names);
   }
 
   function takeTheirs() {
@@ -246,6 +293,7 @@ export function createHookStore(target: HookTarget) {
     void refreshQuotas();
     void loadVersions();
     saved.value = `Version ${version} restored as version ${answer.version}.`;
+    reformatted.value = false;
     return answer;
   }
 
@@ -260,6 +308,7 @@ export function createHookStore(target: HookTarget) {
     restoredFrom,
     conflict,
     saved,
+    reformatted,
     declarations,
     declarationsProblem,
     compileReport,
@@ -275,10 +324,16 @@ export function createHookStore(target: HookTarget) {
     revisions,
     revisionsProblem,
     loadRevisions,
+    learnedExports,
+    learnExports,
     refreshDeployments,
     draft,
     dirty,
     testedVersions,
+    testStatus,
+    loadTestStatus,
+    deployedVersions,
+    testedOnServer,
     remember,
     load,
     loadDeclarations,

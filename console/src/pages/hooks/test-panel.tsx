@@ -3,12 +3,15 @@
 // by default). Runs of this page session stay listed; a successful run makes its version deployable.
 import { useLocation } from "preact-iso";
 import { useEffect, useRef, useState } from "preact/hooks";
+import { jsonOf } from "../../api/client";
 import type { ProblemError } from "../../api/problem";
 import { can } from "../../api/session";
 import { BusyButton } from "../../components/busy-button";
 import { Field } from "../../components/text-field";
+import { useResource } from "../../components/use-resource";
 import { ProblemView } from "../../components/problem-view";
 import { noteCompileProblem } from "./compile";
+import { compiledExports, exportsInSource } from "./exports";
 import { formatClock } from "../../components/format";
 import { RunResult } from "./run-result";
 import { asProblem, type HookStore } from "./store";
@@ -56,6 +59,51 @@ export function VersionSelect(props: {
   );
 }
 
+/**
+ * A file version's functions or hooks, as far as they are known (null before anything is), for the
+ * version the test runs (`null`: the saved draft).
+ */
+export function useFileExports(store: HookStore, version: number | null): string[] | null {
+  const target = store.target;
+  const draft = store.draft.value;
+  const number = version ?? draft?.version ?? 0;
+  const compiled = number > 0 ? compiledExports(store, number) : null;
+  const fetchSource = target.kind === "file" && compiled === null && number > 0 && number !== draft?.version;
+  const older = useResource(fetchSource ? `${target.base}|${number}` : null, (signal) =>
+    jsonOf(store.lifecycle.versions[":n"].$get({ param: { n: String(number) } }, { init: { signal } })),
+  );
+  if (target.kind !== "file" || number === 0) return null;
+  if (compiled !== null) return compiled;
+  const source = number === draft?.version ? draft.source : older.data?.source;
+  return source === undefined ? null : exportsInSource(source, target.fileKind);
+}
+
+/**
+ * Keeps the file test's function one the version has: the first of them when the chosen one is not
+ * (a plugin's input becomes that hook's example).
+ */
+export function useFunctionOf(store: HookStore, exports: string[] | null) {
+  useEffect(() => {
+    const target = store.target;
+    const inputs = store.inputs.value;
+    const first = exports?.[0];
+    if (target.kind !== "file" || !exports || first === undefined) return;
+    // An empty lib function runs `main`.
+    if (exports.includes(inputs.fn || (target.fileKind === "lib" ? "main" : ""))) return;
+    store.inputs.value = {
+      ...inputs,
+      fn: first,
+      input: target.fileKind === "plugin" ? fileInputFor(first, "plugin") : inputs.input,
+    };
+  }, [store, exports?.join("\n")]);
+}
+
+/** The list of functions a refusal names (`available`), for a run that named one the version lacks. */
+function availableIn(problem: ProblemError): string[] | null {
+  const available: unknown = problem.body.available;
+  return Array.isArray(available) && available.every((name) => typeof name === "string") ? available : null;
+}
+
 /** Runs a test with the store's inputs and keeps it in the session's list. */
 export async function runAndRecord(store: HookStore, version: number | undefined) {
   try {
@@ -65,6 +113,9 @@ export async function runAndRecord(store: HookStore, version: number | undefined
   } catch (error) {
     const problem = asProblem(error);
     noteCompileProblem(store, problem, version);
+    const available = availableIn(problem);
+    const ran = version ?? store.draft.value?.version;
+    if (available !== null && ran !== undefined) store.learnExports(ran, available);
     throw problem;
   } finally {
     void store.refreshQuotas();
@@ -145,7 +196,15 @@ function HostCallMocks({ store, messages }: { store: HookStore; messages: string
   );
 }
 
-function FileInputs({ store, problem }: { store: HookStore; problem: ProblemError | null }) {
+function FileInputs({
+  store,
+  problem,
+  exports,
+}: {
+  store: HookStore;
+  problem: ProblemError | null;
+  exports: string[] | null;
+}) {
   const target = store.target;
   const inputs = store.inputs.value;
   const kind = target.kind === "file" ? target.fileKind : "lib";
@@ -163,7 +222,9 @@ function FileInputs({ store, problem }: { store: HookStore; problem: ProblemErro
             spellcheck={false}
             onInput={(e) => set({ fn: e.currentTarget.value })}
           />
-          <span class="hint">Empty runs main.</span>
+          <span class="hint">
+            Empty runs main.{exports ? ` This version exports ${exports.join(", ")}.` : ""}
+          </span>
         </label>
       ) : (
         <label>
@@ -175,7 +236,7 @@ function FileInputs({ store, problem }: { store: HookStore; problem: ProblemErro
               set({ fn, input: fileInputFor(fn, "plugin") });
             }}
           >
-            {PLUGIN_HOOKS.map((h) => (
+            {(exports ?? PLUGIN_HOOKS).map((h) => (
               <option key={h} value={h}>
                 {h}
               </option>
@@ -201,12 +262,17 @@ function FileInputs({ store, problem }: { store: HookStore; problem: ProblemErro
 export function TestPanel({ store }: { store: HookStore }) {
   const { url, route, query } = useLocation();
   const [problem, setProblem] = useState<ProblemError | null>(null);
-  const [version, setVersion] = useState<number | null>(null);
+  // The version lives in the URL (?version=4), so a link can open the test of a given version.
+  const version = /^[1-9][0-9]*$/.test(query.version ?? "") ? Number(query.version) : null;
+  const setVersion = (v: number | null) =>
+    route(withQuery(url, { version: v === null ? null : String(v) }), true);
   const target = store.target;
   const stage = query.stage === "after" ? "after" : "before";
   const editor = can("editor");
   const runs = store.runs.value;
   const latest = runs[0];
+  const exports = useFileExports(store, version);
+  useFunctionOf(store, exports);
 
   // The stage lives in the URL (?stage=after) and in the inputs the run sends.
   useEffect(() => {
@@ -251,7 +317,7 @@ export function TestPanel({ store }: { store: HookStore }) {
         {target.kind === "tool" ? (
           <ToolInputs store={store} stage={stage} />
         ) : (
-          <FileInputs store={store} problem={problem} />
+          <FileInputs store={store} problem={problem} exports={exports} />
         )}
         <div class="row">
           {editor && (

@@ -15,6 +15,7 @@ export type SaveAnswer = InferResponseType<Lifecycle["draft"]["$put"], 200>;
 export type VersionMeta = InferResponseType<Lifecycle["versions"]["$get"], 200>["items"][number];
 export type VersionFull = InferResponseType<Lifecycle["versions"][":n"]["$get"], 200>;
 export type Revision = InferResponseType<Lifecycle["revisions"]["$get"], 200>["items"][number];
+export type TestStatus = InferResponseType<Lifecycle["versions"][":n"]["test-status"]["$get"], 200>;
 
 type ToolTestAnswer = InferResponseType<ReturnType<typeof toolConsoleApi>["test"]["$post"], 200>;
 type FileTestAnswer = InferResponseType<ReturnType<typeof fileTestApi>["test"]["$post"], 200>;

@@ -1,7 +1,10 @@
 // The run filters, each a query-string key named as the API's parameter. Choices apply at once;
 // typed values apply on Enter or "Apply". Changing a filter returns to the first page.
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useId, useState } from "preact/hooks";
+import { useRoute } from "preact-iso";
+import { api, jsonOf, params } from "../../api/client";
 import { SelectField, TextField } from "../../components/text-field";
+import { useResource } from "../../components/use-resource";
 import type { QueryChanges } from "../../components/query-state";
 import { CHANNELS, FILTER_KEYS, type FilterKey, KINDS, MODES, OUTCOMES, STAGES } from "./types";
 
@@ -16,7 +19,7 @@ const CHOICES: { key: FilterKey; label: string; options: readonly string[] }[] =
 const TYPED: { key: FilterKey; label: string; placeholder: string }[] = [
   { key: "requestId", label: "Request ID", placeholder: "request id" },
   { key: "revision", label: "Revision", placeholder: "revision id" },
-  { key: "tool", label: "Tool", placeholder: "tool uid" },
+  { key: "tool", label: "Tool", placeholder: "tool name" },
   { key: "target", label: "Target", placeholder: "tool:<uid> or file:<path>" },
 ];
 
@@ -41,12 +44,42 @@ interface Props {
   errors: Map<string, string[]>;
 }
 
+/**
+ * The workspace's tools by the name clients call them, offered by the Tool filter (the API takes a
+ * name or a uid; a plugin's tools, not indexed, can still be typed by name).
+ */
+function useToolNames(ws: string): { names: string[]; nameOf: (value: string) => string } {
+  const tools = useResource(ws ? `${ws}|tools` : null, (signal) =>
+    jsonOf(
+      api.v1.workspaces[":ws"].tools.$get(
+        { ...params({ ws }), query: { limit: "200" } },
+        { init: { signal } },
+      ),
+    ),
+  );
+  const items = tools.data?.items ?? [];
+  const names = [...new Set(items.map((tool) => tool.name ?? tool.upstreamName))].toSorted();
+  const nameOf = (value: string) => {
+    const tool = items.find((t) => t.uid === value);
+    return tool ? (tool.name ?? tool.upstreamName) : value;
+  };
+  return { names, nameOf };
+}
+
 export function LogFilters({ query, apply, errors }: Props) {
+  const ws = useRoute().params.ws ?? "";
+  const tools = useToolNames(ws);
+  const toolList = useId();
   const [typed, setTyped] = useState<Record<string, string>>({});
-  // Back and forward change the query: the typed fields follow it.
+  // Back and forward change the query: the typed fields follow it. A tool named by its uid (an older
+  // link) is shown by its name, which filters the same.
+  const shownTool = tools.nameOf(query.tool ?? "");
   useEffect(() => {
-    setTyped(Object.fromEntries(TYPED.map(({ key }) => [key, query[key] ?? ""])));
-  }, [TYPED.map(({ key }) => query[key] ?? "").join("\n")]);
+    setTyped({
+      ...Object.fromEntries(TYPED.map(({ key }) => [key, query[key] ?? ""])),
+      tool: shownTool,
+    });
+  }, [TYPED.map(({ key }) => query[key] ?? "").join("\n"), shownTool]);
 
   const change = (changes: QueryChanges) => apply({ ...changes, cursor: null, run: null });
   const active = FILTER_KEYS.filter((key) => query[key]);
@@ -102,9 +135,15 @@ export function LogFilters({ query, apply, errors }: Props) {
               placeholder={placeholder}
               spellcheck={false}
               autocomplete="off"
+              list={key === "tool" ? toolList : undefined}
               onValue={(value) => setTyped((current) => ({ ...current, [key]: value }))}
             />
           ))}
+          <datalist id={toolList}>
+            {tools.names.map((name) => (
+              <option key={name} value={name} />
+            ))}
+          </datalist>
         </div>
         <div class="row">
           <button type="submit" class="btn">

@@ -4,8 +4,8 @@ import type { ComponentChildren } from "preact";
 import { useRoute } from "preact-iso";
 import { ProblemView } from "../../components/problem-view";
 import { useResource } from "../../components/use-resource";
-import { formatDuration, formatTime } from "../../components/format";
-import { activeCounterpart, findRun } from "./run-lookup";
+import { formatDuration, formatFuel, formatTime, shortId } from "../../components/format";
+import { activeCounterpart, type ActiveSide, findRun } from "./run-lookup";
 import { hookLabel, isDifferingShadow, outcomeBadge, type Run } from "./types";
 
 interface Props {
@@ -50,13 +50,13 @@ export function RunDetail({ id, known, closeHref }: Props) {
             <div>
               <h3>Active</h3>
               <ProblemView problem={counterpart.problem} />
-              {counterpart.data ? (
-                <RunView run={counterpart.data} />
+              {counterpart.data?.run ? (
+                <RunView run={counterpart.data.run} />
+              ) : counterpart.data ? (
+                <NoActiveRun shadow={run} side={counterpart.data} />
               ) : counterpart.loading ? (
                 <p class="muted">Loading the active run…</p>
-              ) : (
-                <p class="muted">The active run of this request is not recorded (or has expired).</p>
-              )}
+              ) : null}
             </div>
             <div>
               <h3>Shadow</h3>
@@ -66,6 +66,32 @@ export function RunDetail({ id, known, closeHref }: Props) {
         </>
       )}
     </section>
+  );
+}
+
+/**
+ * No active run at the shadow run's stage: no active hook ran it (a stage is recorded only when a
+ * hook defines it), and the shadow run was compared with the call as it passed through.
+ */
+function NoActiveRun({ shadow, side }: { shadow: Run; side: ActiveSide }) {
+  const revision = side.others.find((run) => run.revisionId !== null)?.revisionId ?? null;
+  const stage = <code>{shadow.stage}</code>;
+  return (
+    <p class="notice" data-testid="no-active-run">
+      {revision !== null ? (
+        <>
+          No active hook ran at this stage: the active revision{" "}
+          <code title={revision}>{shortId(revision)}</code> defines no {stage} stage, so the call passed
+          through unchanged.
+        </>
+      ) : (
+        <>
+          No active hook ran for this request: no revision was active then (or the active one has no {stage}{" "}
+          stage), so the call passed through unchanged.
+        </>
+      )}{" "}
+      The shadow run is compared with that.
+    </p>
   );
 }
 
@@ -81,7 +107,7 @@ function RunView({ run }: { run: Run }) {
     ["Reason", run.code ? <code>{run.code}</code> : "—"],
     ...requestHookRows(run),
     ["Duration", formatDuration(run.durationMs)],
-    ["Fuel", run.fuelUsed.toLocaleString()],
+    ["Fuel", formatFuel(run.fuelUsed)],
     ["Revision", run.revisionId ? <code>{run.revisionId}</code> : "—"],
     ["Request ID", <code>{run.requestId}</code>],
   ];

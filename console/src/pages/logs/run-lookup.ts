@@ -44,15 +44,29 @@ export async function findRun(ws: string, id: string, signal: AbortSignal): Prom
   return run?.id === id ? run : null;
 }
 
-/** The active channel's run of the same request, stage and hook: what the shadow run is compared with. */
-export async function activeCounterpart(ws: string, shadow: Run, signal: AbortSignal): Promise<Run | null> {
+/**
+ * What the active channel did for the request a shadow run belongs to: its run of the same stage and
+ * hook (what the shadow run is compared with), and the hook's other active runs of the request. No
+ * active run of the stage means no active hook ran it, as runs are recorded only for a stage a hook
+ * defines; a request's records are written and expire together.
+ */
+export interface ActiveSide {
+  run: Run | null;
+  /** The hook's active runs of the request at other stages (the active revision has those stages). */
+  others: Run[];
+}
+
+export async function activeCounterpart(ws: string, shadow: Run, signal: AbortSignal): Promise<ActiveSide> {
   const query = {
     requestId: shadow.requestId,
-    stage: shadow.stage,
     channel: "active",
     target: shadow.target,
-    limit: "5",
+    limit: "20",
   };
   const page = await runPage(ws, query, signal);
-  return page.items[0] ?? null;
+  const ofRequest = page.items.filter((run) => run.requestId === shadow.requestId);
+  return {
+    run: ofRequest.find((run) => run.stage === shadow.stage) ?? null,
+    others: ofRequest.filter((run) => run.stage !== shadow.stage),
+  };
 }

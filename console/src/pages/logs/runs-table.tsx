@@ -1,5 +1,6 @@
 // The stage runs of a page, newest first. A shadow run whose result differed from active's is
 // highlighted; the time opens the run (?run=<id>), request and revision ids filter by themselves.
+import { Fragment } from "preact";
 import { useLocation } from "preact-iso";
 import { formatDuration, formatTime } from "../../components/format";
 import type { QueryChanges } from "../../components/query-state";
@@ -12,8 +13,26 @@ interface Props {
   href: (changes: QueryChanges) => string;
 }
 
-const short = (id: string | null, length = 10) =>
-  id === null ? "—" : id.length > length ? `${id.slice(0, length)}…` : id;
+const short = (id: string, length: number) => (id.length > length ? `${id.slice(0, length)}…` : id);
+
+/**
+ * A revision id by its end: ids lead with their creation time, so revisions made the same day share
+ * their first characters and differ in their last (the column says they are revisions).
+ */
+const revisionEnd = (id: string) => (id.length > 7 ? `…${id.slice(-6)}` : id);
+
+/**
+ * A name that may wrap after its dots, underscores and hyphens (`tool.execute.|before`), so a long
+ * stage, reason code or hook name makes its row taller instead of the table wider.
+ */
+function breakable(text: string) {
+  return text.split(/(?<=[._-])/).map((part, i) => (
+    <Fragment key={i}>
+      {i > 0 && <wbr />}
+      {part}
+    </Fragment>
+  ));
+}
 
 /** An empty cell's dash (a fresh element each time: Preact elements are not shared between places). */
 const none = () => <span class="muted">—</span>;
@@ -39,6 +58,7 @@ export function RunsTable({ runs, selected, href }: Props) {
       columns={[
         {
           header: "Time",
+          cellClass: "fit",
           cell: (run) => (
             // The name starts with the visible time, so speech input can say what it sees.
             <a
@@ -56,7 +76,7 @@ export function RunsTable({ runs, selected, href }: Props) {
           title: (run) => run.target,
           cell: (run) => (
             <>
-              <span class="hook-label">{hookLabel(run)}</span>
+              <span class="hook-label">{breakable(hookLabel(run))}</span>
               {run.mode === "code" && (
                 <span class="badge badge-code" title="Made by Code Mode">
                   code
@@ -65,26 +85,47 @@ export function RunsTable({ runs, selected, href }: Props) {
             </>
           ),
         },
-        { header: "Stage", cell: (run) => <code>{run.stage}</code> },
+        {
+          header: "Stage",
+          cellClass: "wrap-cell",
+          cell: (run) => <code>{breakable(run.stage)}</code>,
+        },
         {
           header: "Channel",
+          cellClass: "fit",
           cell: (run) => (
             <span class={run.channel === "shadow" ? "badge badge-shadow" : "badge"}>{run.channel}</span>
           ),
         },
-        { header: "Outcome", cell: (run) => <span class={outcomeBadge(run.outcome)}>{run.outcome}</span> },
-        { header: "Reason", cell: (run) => (run.code ? <code>{run.code}</code> : none()) },
-        { header: "Duration", cellClass: "num", cell: (run) => formatDuration(run.durationMs) },
+        {
+          header: "Outcome",
+          cellClass: "fit",
+          cell: (run) => <span class={outcomeBadge(run.outcome)}>{run.outcome}</span>,
+        },
+        {
+          header: "Reason",
+          cellClass: "wrap-cell",
+          cell: (run) => (run.code ? <code>{breakable(run.code)}</code> : none()),
+        },
+        {
+          header: "Duration",
+          cellClass: "num fit",
+          cell: (run) => formatDuration(run.durationMs),
+        },
         {
           header: "Revision",
-          cellClass: "mono",
+          cellClass: "mono fit",
           cell: (run) =>
             run.revisionId ? (
               <a
-                href={href({ revision: run.revisionId, cursor: null, run: null })}
+                href={href({
+                  revision: run.revisionId,
+                  cursor: null,
+                  run: null,
+                })}
                 title={`Filter by revision ${run.revisionId}`}
               >
-                {short(run.revisionId)}
+                {revisionEnd(run.revisionId)}
               </a>
             ) : (
               none()
@@ -92,7 +133,7 @@ export function RunsTable({ runs, selected, href }: Props) {
         },
         {
           header: "Request ID",
-          cellClass: "mono",
+          cellClass: "mono fit",
           cell: (run) => (
             <a
               href={href({ requestId: run.requestId, cursor: null, run: null })}
@@ -104,6 +145,7 @@ export function RunsTable({ runs, selected, href }: Props) {
         },
         {
           header: "Shadow differed",
+          cellClass: "fit",
           cell: (run) =>
             run.channel !== "shadow" || run.shadowDiffered === null ? (
               none()

@@ -13,6 +13,7 @@ import { type ApiKey, CreateKeyForm, type CreatedKey } from "./create-key-form";
 import "./settings.css";
 import { DataTable } from "../../components/data-table";
 import { FormCard, ListSection } from "../../components/page-state";
+import { Pager } from "../../components/pager";
 
 export function KeysPage() {
   return (
@@ -63,7 +64,18 @@ function Keys() {
           loadingText="Loading keys…"
           empty="No keys yet."
           columns={[
-            { header: "Key", cellClass: "mono", cell: (key) => key.id },
+            {
+              header: "Key",
+              cellClass: "mono",
+              // The secret's last characters are what the person holding the key can compare.
+              cell: (key) =>
+                key.displayHint ?? (
+                  <span class="muted" title="Keys created before hints were kept show no hint">
+                    no hint
+                  </span>
+                ),
+            },
+            { header: "Id", cellClass: "mono", cell: (key) => key.id },
             { header: "Actor", cell: (key) => key.actor },
             {
               header: "Scopes",
@@ -98,7 +110,7 @@ function Keys() {
                   <button
                     type="button"
                     class="btn btn-danger"
-                    aria-label={`Revoke key ${key.id} (${key.actor})`}
+                    aria-label={`Revoke key ${key.displayHint ?? key.id} (${key.actor})`}
                     onClick={() => setRevoking(key)}
                   >
                     Revoke
@@ -123,7 +135,7 @@ function Keys() {
           onClose={() => setCreated(null)}
         >
           <p>
-            Key <code>{created.id}</code> acts as <strong>{created.actor}</strong> with{" "}
+            Key <code>{created.displayHint ?? created.id}</code> acts as <strong>{created.actor}</strong> with{" "}
             {created.scopes.join(", ")}
             {created.profile !== "default" ? ` under access profile ${created.profile}` : ""}.
           </p>
@@ -141,34 +153,10 @@ function Keys() {
             await keys.reload();
           }}
         >
-          Key <code>{revoking.id}</code> ({revoking.actor}) stops working at once, for every client that uses
-          it. This cannot be undone.
+          Key <code>{revoking.displayHint ?? revoking.id}</code> ({revoking.actor}) stops working at once, for
+          every client that uses it. This cannot be undone.
         </ConfirmDialog>
       )}
     </>
-  );
-}
-
-/** First-page and next-page links for a cursor-paged list; the cursor lives in the URL. */
-export function Pager(props: {
-  cursor: string;
-  next: string | null;
-  href: (changes: Record<string, string | null>) => string;
-  label: string;
-}) {
-  if (!props.cursor && !props.next) return null;
-  return (
-    <nav class="row pager" aria-label={props.label}>
-      {props.cursor && (
-        <a class="btn" href={props.href({ cursor: null })}>
-          First page
-        </a>
-      )}
-      {props.next && (
-        <a class="btn" href={props.href({ cursor: props.next })}>
-          Next page
-        </a>
-      )}
-    </nav>
   );
 }
