@@ -140,3 +140,23 @@ describe("saving source the API reformats", () => {
     expect(await notice.count()).toBe(0);
   });
 });
+
+describe("unsaved edits", () => {
+  it("says Unsaved changes once on the page, and the editor's status names the version they start from", async () => {
+    const page = await openAs("unsaved-once", "editor");
+    await openView(page, "Editor");
+    await page.getByRole("textbox", { name: /Adapter source for/ }).waitFor();
+    const d = demo();
+    const saved = await apiCall<{ draft: { source: string; version: number } }>(
+      d.key,
+      "GET",
+      `/v1/workspaces/${d.workspace}/tools/${d.tool}/hook`,
+    );
+    await replaceSource(page, `// An edit not saved yet.\n${saved.draft.source}`);
+    const said = page.getByText("Unsaved changes", { exact: true });
+    await expect.poll(() => said.count(), PATIENT).toBe(1);
+    expect(await page.locator(".save-state").textContent()).toBe(
+      `Editing from version ${saved.draft.version}`,
+    );
+  });
+});

@@ -136,7 +136,10 @@ export function EditorPanel({ store }: { store: HookStore }) {
             <span class="muted save-state" role="status" aria-live="polite">
               {store.saved.value ||
                 (store.dirty.value
-                  ? "Unsaved changes"
+                  ? // The status header already says "Unsaved changes" on every view; here, what they start from.
+                    draft && draft.version > 0
+                    ? `Editing from version ${draft.version}`
+                    : "Not saved yet"
                   : draft && draft.version > 0
                     ? `Version ${draft.version} saved ${formatTime(draft.updatedAt)}${draft.actor ? ` by ${draft.actor}` : ""}`
                     : "Nothing saved yet")}
