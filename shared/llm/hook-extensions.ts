@@ -13,6 +13,13 @@ import {
 export const NAMESPACE = "rayrun";
 
 /**
+ * A second global with the same two capabilities under the names published
+ * examples use: `adf.sys_lambda` is `rayrun.lambda`, `adf.model_invoke` is
+ * `rayrun.model` (the same functions, so every gate applies alike).
+ */
+export const ALIAS_NAMESPACE = "adf";
+
+/**
  * Return values follow JSON.stringify for object members whose value is
  * `undefined`: they are absent, so the documented contract example
  * `{ system: request.system, … }` works for a request without `system`;
@@ -24,12 +31,12 @@ export const JSON_RETURN_EXTENSION: PreludeExtension = {
   source: REQUEST_HOOK_JSON_RETURN_JS,
 };
 
-// The `rayrun` global; its sandbox JS (shared/sandbox/prelude/request-hook-namespace.js) reads its name as a constant.
-const NAMESPACE_JS = definePreludeConstants({ NAMESPACE }, REQUEST_HOOK_NAMESPACE_JS);
+// The `rayrun` and `adf` globals; their sandbox JS (shared/sandbox/prelude/request-hook-namespace.js) reads their names as constants.
+const NAMESPACE_JS = definePreludeConstants({ NAMESPACE, ALIAS_NAMESPACE }, REQUEST_HOOK_NAMESPACE_JS);
 
 export const NAMESPACE_EXTENSION: PreludeExtension = { name: "request-hook-namespace", source: NAMESPACE_JS };
 
-/** What a request hook's sandbox is built with: the `rayrun` namespace and lenient undefined members. */
+/** What a request hook's sandbox is built with: the `rayrun` namespace (and its `adf` alias) and lenient undefined members. */
 export const REQUEST_HOOK_EXTENSIONS: readonly PreludeExtension[] = [
   JSON_RETURN_EXTENSION,
   NAMESPACE_EXTENSION,

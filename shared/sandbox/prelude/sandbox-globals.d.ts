@@ -33,6 +33,8 @@ declare const host: {
 
 /** request-hook-namespace.js: the namespace's name, defined ahead of it by shared/llm/hook-extensions.ts. */
 declare const NAMESPACE: string;
+/** request-hook-namespace.js: the alias global's name, defined ahead of it by shared/llm/hook-extensions.ts. */
+declare const ALIAS_NAMESPACE: string;
 /** plugin-tool-defs.js: the largest JSON text of one tool's parameters, defined ahead of it by shared/plugins/tool-sandbox.ts. */
 declare const PLUGIN_TOOL_PARAMETERS_CHARS: number;
 /** plugin-chat-params.js: the chat.params keys, defined ahead of it by shared/plugins/chat-params.ts. */

@@ -6,12 +6,17 @@
 // change there fails `tsc` here instead of drifting.
 import type { ProviderName } from "../../../shared/config/providers";
 import { LIMITS } from "../../../shared/limits";
-import type { NAMESPACE as RUNTIME_NAMESPACE } from "../../../shared/llm/hook-extensions";
+import type {
+  ALIAS_NAMESPACE as RUNTIME_ALIAS_NAMESPACE,
+  NAMESPACE as RUNTIME_NAMESPACE,
+} from "../../../shared/llm/hook-extensions";
 import type { TIME_UP as RUNTIME_TIME_UP } from "../../../shared/llm/host-calls";
 import { RESERVED_PROVIDER_PARAMS, TOOL_NAME } from "../../../shared/llm/request";
 
 /** The global's name (`NAMESPACE` in host-calls.ts, whose module needs the sandbox: pinned by its type). */
 export const NAMESPACE: typeof RUNTIME_NAMESPACE = "rayrun";
+/** The alias global's name (`ALIAS_NAMESPACE` in hook-extensions.ts), pinned the same way. */
+export const ALIAS_NAMESPACE: typeof RUNTIME_ALIAS_NAMESPACE = "adf";
 const TIME_UP: typeof RUNTIME_TIME_UP = `the request hook's time is up`;
 
 /** Every provider `rayrun.model` takes (keyed by ProviderName, so a new provider fails `tsc` until listed). */
@@ -158,7 +163,7 @@ interface RayrunLog {
 /**
  * What a hook can call (a frozen global). Request hooks, plugins' hooks and the files test console have all of it;
  * a plugin tool's \`tool()\` and \`execute\` only \`log\`, whose entries only the test console keeps (their \`lambda\`
- * and \`model\` reject with \`no host capability named …\`); a function run through \`${ns}.lambda\` has no \`${ns}\` at all.
+ * and \`model\` reject with \`no host capability named …\`); a function run through \`${ns}.lambda\` has no \`${ns}\` (nor \`${ALIAS_NAMESPACE}\`) at all.
  * Every awaited call is bounded by the hook's time: at its deadline a pending call rejects
  * (\`${TIME_UP}\`) and the hook fails with a timeout, whatever it does next.
  * An argument larger than 1 MiB of JSON is refused with a RangeError.
@@ -195,7 +200,21 @@ interface RayrunNamespace {
 }
 
 /** What a hook can call: \`${ns}.lambda\`, \`${ns}.model\`, \`${ns}.log\`. */
-declare const ${ns}: RayrunNamespace;`;
+declare const ${ns}: RayrunNamespace;
+
+/**
+ * The same two capabilities under the names published examples use, present wherever \`${ns}\` is:
+ * the very same functions, with the same arguments, answers, gates and error messages (which name \`${ns}.*\`).
+ */
+interface RayrunAliasNamespace {
+  /** \`${ns}.lambda\` under another name. */
+  readonly sys_lambda: RayrunNamespace["lambda"];
+  /** \`${ns}.model\` under another name. */
+  readonly model_invoke: RayrunNamespace["model"];
+}
+
+/** \`${ALIAS_NAMESPACE}.sys_lambda\` is \`${ns}.lambda\`, \`${ALIAS_NAMESPACE}.model_invoke\` is \`${ns}.model\`. */
+declare const ${ALIAS_NAMESPACE}: RayrunAliasNamespace;`;
 
 /** The declarations every workspace file gets. */
 export const COMMON_TYPES = [JSON_TYPES, REQUEST_TYPES, NAMESPACE_TYPES].join("\n\n");

@@ -155,6 +155,16 @@ const LIB_WRONG: Wrong[] = [
     /not assignable to type '`lib\/\$\{string\}`'/,
   ],
   [
+    "adf.sys_lambda with a wrong field, as rayrun.lambda",
+    `export async function transform({ request }: RayrunRequestHookInput) { await adf.sys_lambda({ src: "lib/x.ts:f" }); return request; }`,
+    /'src' does not exist in type 'RayrunLambdaCall'/,
+  ],
+  [
+    "adf.model_invoke with an unknown provider, as rayrun.model",
+    `export async function transform({ request }: RayrunRequestHookInput) { await adf.model_invoke({ provider: "gemini", request }); return request; }`,
+    /'"gemini"' is not assignable to type 'RayrunProviderName'/,
+  ],
+  [
     "rayrun.model with an unknown provider",
     `export async function transform({ request }: RayrunRequestHookInput) { await rayrun.model({ provider: "gemini", request }); return request; }`,
     /'"gemini"' is not assignable to type 'RayrunProviderName'/,

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { PROVIDERS } from "../../../../shared/config/providers";
 import { PLUGIN_HOOKS } from "../../../../shared/files/exports";
 import { hostCallsFor } from "../../../../shared/llm/host-calls";
-import { NAMESPACE } from "../../../../shared/llm/hook-extensions";
+import { ALIAS_NAMESPACE, NAMESPACE } from "../../../../shared/llm/hook-extensions";
 import { CHAT_PARAM_KEYS, chatParamsProblem } from "../../../../shared/plugins/chat-params";
 import { fileKindTypes, generateFileTypes } from "../../../../workers/api/contract/file-types";
 import { PROVIDER_NAMES } from "../../../../workers/api/contract/file-types-common";
@@ -66,6 +66,15 @@ describe("the declarations follow the runtime", () => {
     );
     expect(membersOf(LIB, "RayrunNamespace")).toEqual([...lent, "log"]);
     expect(membersOf(LIB, "RayrunLog")).toEqual(["debug", "info", "warn", "error"]);
+  });
+
+  it("the alias namespace: adf.sys_lambda and adf.model_invoke, typed as the namespace's lambda and model", () => {
+    for (const text of [LIB, PLUGIN]) {
+      expect(text).toContain(`declare const ${ALIAS_NAMESPACE}: RayrunAliasNamespace;`);
+      expect(membersOf(text, "RayrunAliasNamespace")).toEqual(["sys_lambda", "model_invoke"]);
+      expect(text).toContain('readonly sys_lambda: RayrunNamespace["lambda"];');
+      expect(text).toContain('readonly model_invoke: RayrunNamespace["model"];');
+    }
   });
 
   it("a plugin's members are exactly the hooks the runtime dispatches, in PLUGIN_HOOKS order", () => {

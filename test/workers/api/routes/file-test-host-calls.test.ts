@@ -62,6 +62,13 @@ export async function lookUpThenAsk() {
   return { found, answer };
 }
 
+// The same calls under the published names (adf.* is rayrun.*).
+export async function lookUpThenAskByAlias() {
+  const found = await adf.sys_lambda(LOOKUP);
+  const answer = await adf.model_invoke(QUESTION);
+  return { found, answer };
+}
+
 export function pure() {
   return "no host calls";
 }
@@ -126,6 +133,29 @@ describe("file test console host-call mocks", () => {
       { name: "model", result: COMPLETION },
       { name: "lambda", result: found },
     ]);
+    expect(swapped.ok).toBe(false);
+    expect(swapped.message).toContain(
+      'rayrun.lambda call 1 does not match hostCalls[0]: expected a "model" call',
+    );
+    expect(swapped.hostCalls).toEqual({ used: 0, unused: 1, unmatched: 1 });
+  });
+
+  it("answers adf.sys_lambda and adf.model_invoke from the same mocks, matched the same way, as rayrun's calls", async () => {
+    const f = await hookFixture();
+    const found = { hits: ["doc about pricing"] };
+    const mocks = [
+      { name: "lambda", args: LOOKUP, result: found },
+      { name: "model", args: QUESTION, result: COMPLETION },
+    ];
+    const byAlias = await run(f, "lookUpThenAskByAlias", mocks);
+    expect(byAlias).toMatchObject({
+      ok: true,
+      value: { found, answer: COMPLETION },
+      hostCalls: { used: 2, unused: 0, unmatched: 0 },
+    });
+    expect(byAlias.value).toStrictEqual((await run(f, "lookUpThenAsk", mocks)).value);
+
+    const swapped = await run(f, "lookUpThenAskByAlias", mocks.toReversed());
     expect(swapped.ok).toBe(false);
     expect(swapped.message).toContain(
       'rayrun.lambda call 1 does not match hostCalls[0]: expected a "model" call',
