@@ -9,6 +9,9 @@ import { formatBytes } from "../../components/format";
 import type { HookStore } from "./store";
 import { clearUnsaved } from "./unsaved";
 
+/** The target's name as a file name: a file path's slashes and other separators become dashes. */
+const exportFileName = (name: string) => name.replace(/[^\w.-]+/g, "-").replace(/^-+|-+$/g, "") || "hook";
+
 export function ResetZone({ store }: { store: HookStore }) {
   const [typed, setTyped] = useState("");
   const [problem, setProblem] = useState<ProblemError | null>(null);
@@ -37,6 +40,19 @@ export function ResetZone({ store }: { store: HookStore }) {
         Removes the draft, every version and every revision, and stops serving this{" "}
         {store.target.kind === "tool" ? "hook" : "file"}. A reset event stays in the history. This cannot be
         undone.
+      </p>
+      <p>
+        {/* A plain link: the export is a GET the session cookie authorizes, and the browser saves it. */}
+        <a
+          class="btn"
+          href={`${store.target.base}/export`}
+          download={`${exportFileName(name)}-versions.json`}
+        >
+          Export versions
+        </a>{" "}
+        <span class="hint">
+          Every version's source and config as one JSON file: keep it before you reset.
+        </span>
       </p>
       <label>
         <span>
