@@ -11,6 +11,7 @@ import { ConfirmDialog } from "../../components/dialog";
 import { noteCompileProblem } from "./compile";
 import { formatBytes, formatTime, shortId } from "../../components/format";
 import { ResetZone } from "./reset-zone";
+import { RunsPanel } from "./runs-panel";
 import { asProblem, type HookStore } from "./store";
 import { runAndRecord, useFileExports, useFunctionOf, VersionSelect } from "./test-panel";
 import type { Revision } from "./types";
@@ -346,6 +347,7 @@ export function DeployPanel({ store }: { store: HookStore }) {
     <div class="stack">
       {editor ? <DeployForm store={store} /> : <p class="notice">Deploying needs the editor role.</p>}
       <Revisions store={store} />
+      <RunsPanel store={store} />
       {can("admin") && <ResetZone store={store} />}
     </div>
   );
