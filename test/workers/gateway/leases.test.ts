@@ -4,6 +4,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { clearLeases } from "../../../shared/lease/view";
+import { KNOBS } from "../../../shared/knobs";
 import { gateway } from "../../../workers/gateway/app";
 import { pipelineFaults } from "../../../workers/gateway/tool-call/call-types";
 import { SUFFIX_ADAPTER } from "./adapters";
@@ -104,10 +105,14 @@ describe("the gateway on a lease", () => {
     const g = await setup();
     const { link, env: bound } = homeLink();
     clearLeases();
+    vi.useFakeTimers({ toFake: ["Date"] });
     pipelineFaults.beforeDispatch = () => {
-      // As if the lease ran out during the stages and the renewal found home unreachable.
+      // The lease runs out during the stages and the renewal finds home unreachable. The clock moves
+      // past any lease too, so one granted by a request still in flight when home was cut (the
+      // admission's, on a slow machine) cannot answer step 4 either.
       clearLeases();
       link.cut = true;
+      vi.setSystemTime(Date.now() + 2 * KNOBS.leaseMs);
     };
     const res = await post(g, bound, `/mcp/${g.ws}`, toolCall(1, "x"));
     expect(res.status).toBe(200);
