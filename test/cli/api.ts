@@ -24,3 +24,14 @@ export async function api<T = Record<string, unknown>>(
   expect(res.ok, `${method} ${path}: ${res.status} ${text}`).toBe(true);
   return { data: (text ? JSON.parse(text) : null) as T, headers: res.headers };
 }
+
+/** The echo tool's adapter that holds a call for approval when its text starts with `approve:`. */
+export const HOLDING_ECHO = `export default defineToolAdapter({
+  apiVersion: "rayrun.hooks/v1",
+  before({ arguments: a }) {
+    const text = String(a.text);
+    if (text.startsWith("approve:")) return { action: "approval", arguments: { text: text.slice(8) }, reason: "Echoing needs a human" };
+    return { action: "continue", arguments: { text } };
+  },
+});
+`;

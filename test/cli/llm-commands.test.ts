@@ -13,20 +13,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { api } from "./api.ts";
+import { api, HOLDING_ECHO } from "./api.ts";
 import { cli, type CliOptions, RAYRUN } from "./run-cli.ts";
 
 const base = () => inject("serverUrl");
-
-const HOLDING_ECHO = `export default defineToolAdapter({
-  apiVersion: "rayrun.hooks/v1",
-  before({ arguments: a }) {
-    const text = String(a.text);
-    if (text.startsWith("approve:")) return { action: "approval", arguments: { text: text.slice(8) }, reason: "Echoing needs a human" };
-    return { action: "continue", arguments: { text } };
-  },
-});
-`;
 
 let ws = "";
 let key = "";

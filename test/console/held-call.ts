@@ -5,18 +5,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { expect } from "vitest";
-import { api } from "../cli/api.ts";
+import { api, HOLDING_ECHO } from "../cli/api.ts";
 import { serverUrl } from "./browser.ts";
-
-const HOLDING_ECHO = `export default defineToolAdapter({
-  apiVersion: "rayrun.hooks/v1",
-  before({ arguments: a }) {
-    const text = String(a.text);
-    if (text.startsWith("approve:")) return { action: "approval", arguments: { text: text.slice(8) }, reason: "Echoing needs a human" };
-    return { action: "continue", arguments: { text } };
-  },
-});
-`;
 
 export interface Approval {
   id: string;
